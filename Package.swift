@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Archivist",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "PropertyList", targets: ["PropertyList"]),
+        .executable(name: "archivist", targets: ["archivist"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(
+            name: "PropertyList",
+            dependencies: ["CLibXML2"]
+        ),
+        .executableTarget(
+            name: "archivist",
+            dependencies: [
+                "PropertyList",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "archivist-bench",
+            dependencies: ["PropertyList"]
+        ),
+        .testTarget(
+            name: "PropertyListTests",
+            dependencies: ["PropertyList"]
+        ),
+        .testTarget(
+            name: "ArchivistCLITests",
+            dependencies: ["PropertyList"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

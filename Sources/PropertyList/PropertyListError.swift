@@ -1,0 +1,67 @@
+/// Why a property list could not be read or written, and where.
+///
+/// Readers keep a precise location (byte offset, line and column, object index) and the key
+/// path of the value being read, so that one line tells a user what to look at.
+public struct PropertyListError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// The bytes start like no property-list format.
+        case unrecognizedFormat
+        /// The input ends before the structure it announces.
+        case truncated
+        /// The structure breaks a rule of its format.
+        case malformed
+        /// A value is well-formed but impossible (a NaN date, a collection used as a key).
+        case invalidValue
+        /// A configured limit was reached (depth, objects, input or decoded size).
+        case limitExceeded
+        /// An object refers back to itself.
+        case cycle
+        /// The value cannot be written in the requested format.
+        case unrepresentable
+    }
+
+    /// Where in the input the problem is.
+    public enum Location: Sendable, Hashable, CustomStringConvertible {
+        case none
+        case byteOffset(Int)
+        case lineColumn(line: Int, column: Int)
+        /// An object of a binary plist: its index in the offset table and its byte offset.
+        case object(index: Int, byteOffset: Int)
+
+        public var description: String {
+            switch self {
+            case .none: ""
+            case .byteOffset(let o): "byte offset \(o)"
+            case .lineColumn(let l, let c): "line \(l), column \(c)"
+            case .object(let i, let o): "object \(i) (byte offset \(o))"
+            }
+        }
+    }
+
+    public var code: Code
+    public var message: String
+    public var location: Location
+    /// The path from the root to the value being read, such as `["items", "3", "name"]`.
+    public var keyPath: [String]
+
+    public init(_ code: Code, _ message: String, at location: Location = .none, keyPath: [String] = []) {
+        self.code = code
+        self.message = message
+        self.location = location
+        self.keyPath = keyPath
+    }
+
+    /// The key path in the dotted form used in messages, such as `root.items[3].name`.
+    public var keyPathDescription: String {
+        keyPath.reduce("root") { path, part in
+            part.first == "[" ? path + part : path + "." + part
+        }
+    }
+
+    public var description: String {
+        var text = message
+        if location != .none { text += " at \(location)" }
+        if !keyPath.isEmpty { text += " (in \(keyPathDescription))" }
+        return text
+    }
+}

@@ -1,0 +1,21 @@
+/// Limits and choices for reading untrusted property lists.
+///
+/// Every limit has a default that real files never reach and hostile files cannot get past.
+public struct PropertyListReadOptions: Sendable, Hashable {
+    /// The deepest nesting of arrays, dictionaries and sets. CF uses 512.
+    public var maximumDepth: Int = 512
+    /// The most objects a document may hold (binary objects, or XML/OpenStep/JSON values).
+    public var maximumObjectCount: Int = 50_000_000
+    /// The largest input accepted, in bytes. Default: 2 GiB.
+    public var maximumInputSize: Int = 1 << 31
+    /// The most bytes of string and data content the decoded tree may hold. Default: 4 GiB.
+    /// Bounds what a small file full of shared references can make us build.
+    public var maximumDecodedSize: Int = 1 << 32
+    /// Keep UTF-16 strings with lone surrogates as `.invalidUTF16String` instead of refusing them.
+    /// Off by default, as in CF and plistlib; forensic users turn it on to see the raw code units.
+    public var preservesInvalidUTF16: Bool = false
+
+    public init() {}
+
+    public static let `default` = PropertyListReadOptions()
+}
