@@ -1,6 +1,11 @@
 import Foundation
 
-/// Reads Binary property lists. (Stub: being written.)
+/// Reads binary property lists (`bplist00`), as Apple's CFBinaryPList.c defines them.
+///
+/// The trailer and the whole offset table are validated before any object is read. Objects are
+/// memoized by index, so a shared object is parsed once and a file of shared references cannot
+/// make the reader do exponential work; the expanded size of the tree is still counted against
+/// the limits, because anything that walks it later would pay for every copy.
 public struct BinaryPropertyListReader: Sendable {
     public var options: PropertyListReadOptions
 
@@ -8,7 +13,340 @@ public struct BinaryPropertyListReader: Sendable {
         self.options = options
     }
 
+    /// Reads a binary property list.
+    ///
+    /// - Throws: `PropertyListError` with the byte offset or object index of the problem.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        throw PropertyListError(.unrecognizedFormat, "Binary reader not written yet")
+        guard data.count <= options.maximumInputSize else {
+            throw PropertyListError(.limitExceeded, "input is \(data.count) bytes, over the limit of \(options.maximumInputSize)")
+        }
+        let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { raw in
+            do throws(PropertyListError) {
+                var parser = try BinaryPropertyListParser(raw, options: options)
+                return .success(try parser.parseTop())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// The state of one read. It borrows the input buffer and must not outlive the closure that lent it.
+struct BinaryPropertyListParser {
+    let bytes: UnsafeRawBufferPointer
+    let options: PropertyListReadOptions
+    let trailer: BinaryPropertyListTrailer
+    /// Byte offset of each object, from the validated offset table.
+    let offsets: [Int]
+    /// Objects already read, by index.
+    var memo: [PropertyListValue?]
+    /// Expanded size of each collection already read: values and content bytes, counting shared copies.
+    var weights: [Int: Weight] = [:]
+    /// Objects whose reading has begun and not finished: meeting one again is a cycle.
+    var inProgress: [UInt64]
+    var scratchUTF16: [UInt16] = []
+
+    struct Weight {
+        var values: Int
+        var bytes: Int
+    }
+
+    init(_ bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions) throws(PropertyListError) {
+        self.bytes = bytes
+        self.options = options
+        // The magic "bplist" and the version "00"; other versions are other formats.
+        guard bytes.count >= 8, bytes.starts(with: "bplist".utf8) else {
+            throw PropertyListError(.unrecognizedFormat, "not a binary property list", at: .byteOffset(0))
+        }
+        guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
+            let version = String(decoding: bytes[6..<8], as: UTF8.self)
+            throw PropertyListError(.unrecognizedFormat, "unsupported binary property list version \"\(version)\"; only bplist00 is defined", at: .byteOffset(6))
+        }
+        let trailer = try BinaryPropertyListTrailer(bytes, maximumObjectCount: options.maximumObjectCount)
+        self.trailer = trailer
+        // Every offset points into the object area, between the header and the offset table.
+        var offsets: [Int] = []
+        offsets.reserveCapacity(trailer.objectCount)
+        let width = trailer.offsetIntSize
+        var at = trailer.offsetTableOffset
+        for index in 0..<trailer.objectCount {
+            var v = 0
+            for i in 0..<width { v = v << 8 | Int(bytes[at + i]) }
+            guard v >= BinaryPropertyListTrailer.headerSize, v < trailer.offsetTableOffset else {
+                throw PropertyListError(.malformed, "offset \(v) of object \(index) is outside the object area 8..<\(trailer.offsetTableOffset)", at: .byteOffset(at))
+            }
+            offsets.append(v)
+            at += width
+        }
+        self.offsets = offsets
+        memo = Array(repeating: nil, count: trailer.objectCount)
+        inProgress = Array(repeating: 0, count: (trailer.objectCount + 63) / 64)
+    }
+
+    mutating func parseTop() throws(PropertyListError) -> PropertyListValue {
+        try object(trailer.topObject, depth: 0)
+    }
+
+    // MARK: Objects
+
+    func fail(_ code: PropertyListError.Code, _ message: String, object index: Int) -> PropertyListError {
+        PropertyListError(code, message, at: .object(index: index, byteOffset: offsets[index]))
+    }
+
+    /// The value of object `index`, read once and then shared.
+    mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        if let done = memo[index] { return done }
+        let word = index >> 6, bit = UInt64(1) << UInt64(index & 63)
+        guard inProgress[word] & bit == 0 else {
+            throw fail(.cycle, "object \(index) contains itself", object: index)
+        }
+        inProgress[word] |= bit
+        let value = try read(index, depth: depth)
+        inProgress[word] &= ~bit
+        memo[index] = value
+        return value
+    }
+
+    /// The number of values and content bytes that `value` stands for once expanded.
+    func weight(of value: PropertyListValue, index: Int) -> Weight {
+        switch value {
+        case .array, .dictionary, .set: return weights[index] ?? Weight(values: 1, bytes: 0)
+        case .string(let s): return Weight(values: 1, bytes: s.utf8.count)
+        case .data(let d): return Weight(values: 1, bytes: d.count)
+        case .invalidUTF16String(let u): return Weight(values: 1, bytes: u.count * 2)
+        default: return Weight(values: 1, bytes: 0)
+        }
+    }
+
+    mutating func read(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        let start = offsets[index]
+        let end = trailer.offsetTableOffset
+        let marker = bytes[start]
+        let low = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x00: return .null
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            default:
+                throw fail(.malformed, "unknown marker 0x\(String(marker, radix: 16, uppercase: true))", object: index)
+            }
+        case 0x1:
+            // 1, 2 and 4 bytes are unsigned, 8 signed, 16 a signed 128-bit value.
+            guard low <= 4 else { throw fail(.malformed, "integer of 2^\(low) bytes; only 1 to 16 bytes are defined", object: index) }
+            let size = 1 << low
+            guard start + 1 + size <= end else { throw fail(.truncated, "integer runs past the object area", object: index) }
+            if size == 16 {
+                return .integer(PropertyListInteger(high: Int64(bitPattern: be(start + 1, 8)), low: be(start + 9, 8)))
+            }
+            let v = be(start + 1, size)
+            return .integer(size == 8 ? PropertyListInteger(Int64(bitPattern: v)) : PropertyListInteger(v))
+        case 0x2:
+            guard low == 2 || low == 3 else { throw fail(.malformed, "real of 2^\(low) bytes; only 4 and 8 are defined", object: index) }
+            let size = 1 << low
+            guard start + 1 + size <= end else { throw fail(.truncated, "real runs past the object area", object: index) }
+            let v = be(start + 1, size)
+            return .real(size == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: v))) : Double(bitPattern: v))
+        case 0x3:
+            guard marker == 0x33 else { throw fail(.malformed, "date marker 0x\(String(marker, radix: 16)) must be 0x33", object: index) }
+            guard start + 9 <= end else { throw fail(.truncated, "date runs past the object area", object: index) }
+            let seconds = Double(bitPattern: be(start + 1, 8))
+            guard PropertyListDateRange.contains(seconds) else {
+                throw fail(.invalidValue, "date of \(seconds) seconds since 2001 is outside years 1 to 9999", object: index)
+            }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case 0x4:
+            let (count, body) = try count(low, at: start, index: index)
+            guard count <= end - body else { throw fail(.truncated, "data of \(count) bytes runs past the object area", object: index) }
+            return .data(Data(UnsafeRawBufferPointer(rebasing: bytes[body..<body + count])))
+        case 0x5:
+            let (count, body) = try count(low, at: start, index: index)
+            guard count <= end - body else { throw fail(.truncated, "ASCII string of \(count) bytes runs past the object area", object: index) }
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[body..<body + count])
+            var high: UInt8 = 0
+            for b in slice { high |= b }
+            guard high < 0x80 else {
+                let bad = slice.firstIndex { $0 >= 0x80 } ?? 0
+                throw PropertyListError(.invalidValue, "ASCII string holds the non-ASCII byte 0x\(String(slice[bad], radix: 16, uppercase: true))", at: .byteOffset(body + bad))
+            }
+            return .string(String(decoding: slice, as: UTF8.self))
+        case 0x6:
+            let (count, body) = try count(low, at: start, index: index)
+            guard count <= (end - body) / 2 else { throw fail(.truncated, "UTF-16 string of \(count) units runs past the object area", object: index) }
+            scratchUTF16.removeAll(keepingCapacity: true)
+            scratchUTF16.reserveCapacity(count)
+            var at = body
+            for _ in 0..<count {
+                scratchUTF16.append(UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1]))
+                at += 2
+            }
+            if let s = String(validating: scratchUTF16, as: UTF16.self) { return .string(s) }
+            guard options.preservesInvalidUTF16 else {
+                throw fail(.invalidValue, "UTF-16 string holds a lone surrogate (read with preservesInvalidUTF16 to keep it)", object: index)
+            }
+            return .invalidUTF16String(scratchUTF16)
+        case 0x8:
+            // 0x8n holds n+1 bytes.
+            let size = low + 1
+            guard size <= 8 else { throw fail(.malformed, "UID of \(size) bytes; at most 8 are supported", object: index) }
+            guard start + 1 + size <= end else { throw fail(.truncated, "UID runs past the object area", object: index) }
+            return .uid(be(start + 1, size))
+        case 0xA, 0xC:
+            return try readArray(index, marker: marker, depth: depth)
+        case 0xD:
+            return try readDictionary(index, marker: marker, depth: depth)
+        default:
+            throw fail(.malformed, "unknown marker 0x\(String(marker, radix: 16, uppercase: true))", object: index)
+        }
+    }
+
+    /// Reading collections apart from scalars keeps each recursive frame small, which deep
+    /// files need.
+    @inline(never)
+    mutating func readArray(_ index: Int, marker: UInt8, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        let start = offsets[index]
+        let low = Int(marker & 0x0F)
+        let (count, body) = try count(low, at: start, index: index)
+        let refs = try refs(count, at: body, index: index)
+        guard depth < options.maximumDepth else {
+            throw fail(.limitExceeded, "nesting deeper than \(options.maximumDepth)", object: index)
+        }
+        var elements: [PropertyListValue] = []
+        elements.reserveCapacity(count)
+        var total = Weight(values: 1, bytes: 0)
+        for i in 0..<count {
+            let child = ref(refs + i * trailer.objectRefSize)
+            do throws(PropertyListError) {
+                let v = try object(child, depth: depth + 1)
+                try add(weight(of: v, index: child), to: &total, index: index)
+                elements.append(v)
+            } catch {
+                throw error.inside("[\(i)]")
+            }
+        }
+        weights[index] = total
+        return marker >> 4 == 0xA ? .array(elements) : .set(elements)
+    }
+
+    /// Reading collections apart from scalars keeps each recursive frame small, which deep
+    /// files need.
+    @inline(never)
+    mutating func readDictionary(_ index: Int, marker: UInt8, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        let start = offsets[index]
+        let low = Int(marker & 0x0F)
+        let (count, body) = try count(low, at: start, index: index)
+        // Keys and values: two references per entry.
+        let (pairs, overflow) = count.multipliedReportingOverflow(by: 2)
+        guard !overflow else { throw fail(.malformed, "dictionary count \(count) is too large", object: index) }
+        let refs = try refs(pairs, at: body, index: index)
+        guard depth < options.maximumDepth else {
+            throw fail(.limitExceeded, "nesting deeper than \(options.maximumDepth)", object: index)
+        }
+        var keys: [PropertyListValue] = []
+        var values: [PropertyListValue] = []
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
+        var total = Weight(values: 1, bytes: 0)
+        for i in 0..<count {
+            let keyIndex = ref(refs + i * trailer.objectRefSize)
+            let key = try object(keyIndex, depth: depth + 1)
+            guard !key.isCollection else {
+                throw fail(.invalidValue, "dictionary key \(i) is \(key.typeName == "array" ? "an" : "a") \(key.typeName); keys must be scalars", object: index)
+            }
+            let valueIndex = ref(refs + (count + i) * trailer.objectRefSize)
+            do throws(PropertyListError) {
+                let value = try object(valueIndex, depth: depth + 1)
+                try add(weight(of: key, index: keyIndex), to: &total, index: index)
+                try add(weight(of: value, index: valueIndex), to: &total, index: index)
+                values.append(value)
+            } catch {
+                throw error.inside(Self.pathComponent(for: key))
+            }
+            keys.append(key)
+        }
+        weights[index] = total
+        return .dictionary(PropertyListDictionary(keys: keys, values: values))
+    }
+
+    static func pathComponent(for key: PropertyListValue) -> String {
+        switch key {
+        case .string(let s): s
+        case .integer(let i): "{\(i)}"
+        default: "{\(key.typeName)}"
+        }
+    }
+
+    /// Adds a child's expanded size to its parent's, against the limits.
+    func add(_ w: Weight, to total: inout Weight, index: Int) throws(PropertyListError) {
+        let (values, o1) = total.values.addingReportingOverflow(w.values)
+        let (bytes, o2) = total.bytes.addingReportingOverflow(w.bytes)
+        guard !o1, values <= options.maximumObjectCount else {
+            throw fail(.limitExceeded, "expands to more than \(options.maximumObjectCount) values through shared references", object: index)
+        }
+        guard !o2, bytes <= options.maximumDecodedSize else {
+            throw fail(.limitExceeded, "expands to more than \(options.maximumDecodedSize) bytes of content through shared references", object: index)
+        }
+        total = Weight(values: values, bytes: bytes)
+    }
+
+    // MARK: Primitives
+
+    /// A big-endian unsigned integer of `size` bytes (at most 8), already bounds-checked.
+    @inline(__always)
+    func be(_ at: Int, _ size: Int) -> UInt64 {
+        var v: UInt64 = 0
+        for i in 0..<size { v = v << 8 | UInt64(bytes[at + i]) }
+        return v
+    }
+
+    /// The count in a marker's low nibble, or the integer object after it when the nibble is 0xF.
+    ///
+    /// - Returns: the count and the offset of the first byte after it.
+    func count(_ low: Int, at start: Int, index: Int) throws(PropertyListError) -> (Int, Int) {
+        if low != 0x0F { return (low, start + 1) }
+        let end = trailer.offsetTableOffset
+        guard start + 2 <= end else { throw fail(.truncated, "count runs past the object area", object: index) }
+        let intMarker = bytes[start + 1]
+        guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
+            throw PropertyListError(.malformed, "count must be an integer of 1 to 8 bytes, found marker 0x\(String(intMarker, radix: 16, uppercase: true))", at: .byteOffset(start + 1))
+        }
+        let size = 1 << Int(intMarker & 0x0F)
+        guard start + 2 + size <= end else { throw fail(.truncated, "count runs past the object area", object: index) }
+        let v = be(start + 2, size)
+        guard v <= UInt64(Int.max) else {
+            throw PropertyListError(.malformed, "count \(Int64(bitPattern: v)) is negative", at: .byteOffset(start + 1))
+        }
+        return (Int(v), start + 2 + size)
+    }
+
+    /// Checks that `count` references fit before the offset table and each names an object.
+    ///
+    /// - Returns: the offset of the first reference.
+    func refs(_ count: Int, at body: Int, index: Int) throws(PropertyListError) -> Int {
+        let size = trailer.objectRefSize
+        guard count <= (trailer.offsetTableOffset - body) / size else {
+            throw fail(.truncated, "\(count) object references run past the object area", object: index)
+        }
+        for i in 0..<count {
+            let r = be(body + i * size, size)
+            guard r < UInt64(trailer.objectCount) else {
+                throw PropertyListError(.malformed, "reference \(r) in object \(index) is not below the object count \(trailer.objectCount)", at: .byteOffset(body + i * size))
+            }
+        }
+        return body
+    }
+
+    @inline(__always)
+    func ref(_ at: Int) -> Int { Int(truncatingIfNeeded: be(at, trailer.objectRefSize)) }
+}
+
+extension PropertyListError {
+    /// The same error, one level further down the key path.
+    func inside(_ component: String) -> PropertyListError {
+        var e = self
+        e.keyPath.insert(component, at: 0)
+        return e
     }
 }

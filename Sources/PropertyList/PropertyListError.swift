@@ -52,10 +52,14 @@ public struct PropertyListError: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// The key path in the dotted form used in messages, such as `root.items[3].name`.
+    /// Deep paths keep their first and last six components around a count of the rest.
     public var keyPathDescription: String {
-        keyPath.reduce("root") { path, part in
-            part.first == "[" ? path + part : path + "." + part
+        func join(_ parts: ArraySlice<String>, onto start: String) -> String {
+            parts.reduce(start) { path, part in part.first == "[" ? path + part : path + "." + part }
         }
+        guard keyPath.count > 12 else { return join(keyPath[...], onto: "root") }
+        let head = join(keyPath.prefix(6), onto: "root")
+        return join(keyPath.suffix(6), onto: head + "…(\(keyPath.count - 12) more)…")
     }
 
     public var description: String {

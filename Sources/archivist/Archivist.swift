@@ -1,6 +1,39 @@
 import ArgumentParser
+import Foundation
 
+/// The `archivist` command: plutil-like verbs over the Archivist libraries.
 @main
 struct Archivist: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Read, check and convert property lists.")
+    static let configuration = CommandConfiguration(
+        commandName: "archivist",
+        abstract: "Read, check and convert Apple property lists and keyed archives.",
+        discussion: """
+            FILE may be - for standard input. Exit status: 0 success, 1 invalid input or a \
+            failed check, 64 usage error.
+            """,
+        version: "0.1.0",
+        subcommands: [Print.self, Lint.self, Convert.self]
+    )
+
+    /// The deepest nesting the CLI reads by default. Deeper than the library's 512 (CF's cap)
+    /// because valid files nest far deeper (CPython's test suite has 100,000 levels); the work
+    /// runs on a thread whose stack is sized for it.
+    static let defaultMaximumDepth = 200_000
+
+    /// Stack for the worker thread: readers, writers and the release of a tree recurse once per
+    /// level, and 2 GiB covers `defaultMaximumDepth` with room to spare. Only touched pages are
+    /// committed.
+    static let workerStackSize = 2 << 30
+
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let started = DeepStackThread.run(stackSize: workerStackSize) {
+            Self.main(arguments)
+        }
+        if !started {
+            // No thread could be made with that stack: run here, within the default stack.
+            Self.main(arguments)
+        }
+        Foundation.exit(0)
+    }
 }

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Renders a value as a human-readable tree in the style of `plutil -p`.
+///
+/// Colors are ANSI escapes, off unless asked for; the CLI turns them on only on a terminal.
+public struct PropertyListPrettyPrinter: Sendable {
+    public var usesColors: Bool
+    public var indentUnit: String
+
+    public init(usesColors: Bool = false, indentUnit: String = "  ") {
+        self.usesColors = usesColors
+        self.indentUnit = indentUnit
+    }
+
+    public func render(_ value: PropertyListValue) -> String {
+        var out = ""
+        append(value, indent: "", to: &out)
+        out += "\n"
+        return out
+    }
+
+    func paint(_ text: String, _ code: String) -> String {
+        usesColors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// A string quoted and escaped so that control characters and quotes stay visible.
+    public static func quoted(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += String(format: "\\u%04X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// Dates as plutil shows them: `2001-01-01 00:00:00 +0000`, with fractions kept when present.
+    public static func dateText(_ date: Date) -> String {
+        let t = date.timeIntervalSinceReferenceDate
+        guard PropertyListDateRange.contains(t) else { return "<date \(t)>" }
+        let g = GregorianDateTime(secondsSinceReferenceDate: t)
+        var text = g.iso8601.dropLast().replacingOccurrences(of: "T", with: " ")
+        let fraction = t - t.rounded(.down)
+        if fraction != 0 {
+            let digits = String(format: "%.6f", fraction).drop { $0 != "." }
+            text += String(digits.reversed().drop { $0 == "0" }.reversed())
+        }
+        return text + " +0000"
+    }
+
+    public static func dataText(_ data: Data, limit: Int = 64) -> String {
+        let shown = data.prefix(limit).map { String(format: "%02x", $0) }.joined()
+        return "{length = \(data.count), bytes = 0x\(shown)\(data.count > limit ? "..." : "")}"
+    }
+
+    func scalarText(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string(let s): return paint(Self.quoted(s), "32")
+        case .invalidUTF16String(let u):
+            return paint("<invalid UTF-16: " + u.map { String(format: "%04X", $0) }.joined(separator: " ") + ">", "31")
+        case .integer(let i): return paint(i.description, "33")
+        case .real(let r): return paint(Self.realText(r), "33")
+        case .bool(let b): return paint(b ? "true" : "false", "35")
+        case .date(let d): return paint(Self.dateText(d), "36")
+        case .data(let d): return paint(Self.dataText(d), "36")
+        case .uid(let u): return paint("<CF$UID \(u)>", "35")
+        case .null: return paint("null", "35")
+        case .array, .dictionary, .set: return ""
+        }
+    }
+
+    /// Reals in their shortest round-tripping form.
+    public static func realText(_ r: Double) -> String {
+        if r.isNaN { return "nan" }
+        if r.isInfinite { return r < 0 ? "-inf" : "+inf" }
+        if r == r.rounded(), abs(r) < 1e15 { return String(Int64(r)) }
+        return "\(r)"
+    }
+
+    func append(_ value: PropertyListValue, indent: String, to out: inout String) {
+        let inner = indent + indentUnit
+        switch value {
+        case .array(let a), .set(let a):
+            let isSet: Bool = if case .set = value { true } else { false }
+            if a.isEmpty { out += isSet ? "set []" : "[]"; return }
+            out += isSet ? "set [\n" : "[\n"
+            for (i, e) in a.enumerated() {
+                out += inner + paint("\(i)", "2") + " => "
+                append(e, indent: inner, to: &out)
+                out += "\n"
+            }
+            out += indent + "]"
+        case .dictionary(let d):
+            if d.isEmpty { out += "{}"; return }
+            out += "{\n"
+            for (k, v) in d {
+                let keyText = if case .string(let s) = k { paint(Self.quoted(s), "34") } else { scalarText(k) }
+                out += inner + keyText + " => "
+                append(v, indent: inner, to: &out)
+                out += "\n"
+            }
+            out += indent + "}"
+        default:
+            out += scalarText(value)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import PropertyList
+
+extension Archivist {
+    /// `archivist convert FILE --to xml|binary|json`: rewrites a property list in another format.
+    struct Convert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Convert a property list to XML, binary or JSON.",
+            discussion: """
+                The input format (binary, XML, OpenStep, JSON) is detected from the content. \
+                XML output is byte-for-byte what Apple's Foundation writes. JSON output decodes \
+                with JSONDecoder: data as base64, dates as seconds since 2001 unless \
+                --date-strategy says otherwise.
+                """
+        )
+
+        enum Target: String, ExpressibleByArgument, CaseIterable {
+            case xml, binary, json
+        }
+
+        @Argument(help: "The property list to convert, or - for standard input.")
+        var file: String
+
+        @Option(help: "The output format.")
+        var to: Target
+
+        @Option(name: .shortAndLong, help: "Write here instead of standard output (- is standard output).")
+        var output: String?
+
+        @OptionGroup(title: "JSON output")
+        var json: JSONOutputOptions
+
+        @OptionGroup(title: "Reading limits")
+        var reading: ReadingOptions
+
+        func run() throws {
+            try reportingFailures { () throws(CommandFailure) in
+                let input = InputFile(path: file)
+                let (value, _) = try input.readPropertyList(reading)
+                let data: Data
+                do throws(PropertyListError) {
+                    switch to {
+                    case .binary: data = BinaryPropertyListWriter().write(value)
+                    case .xml: data = try XMLPropertyListWriter().write(value)
+                    case .json: data = try json.writer.write(value)
+                    }
+                } catch {
+                    throw CommandFailure(file: input.displayName, message: "cannot write \(to.rawValue): \(error.description)")
+                }
+                try OutputFile(path: output).write(data)
+            }
+        }
+    }
+}

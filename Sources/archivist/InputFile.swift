@@ -1,0 +1,45 @@
+import Foundation
+import PropertyList
+
+/// A FILE argument: a path, or - for standard input.
+struct InputFile {
+    let path: String
+
+    var displayName: String { path == "-" ? "<stdin>" : path }
+
+    /// Reads the whole input, refusing anything over `limit` before reading it.
+    func read(limit: Int) throws(CommandFailure) -> Data {
+        if path == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            guard data.count <= limit else {
+                throw CommandFailure(file: displayName, message: "input is \(data.count) bytes, over the limit of \(limit)")
+            }
+            return data
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure(file: path, message: "no such file")
+        }
+        guard !isDirectory.boolValue else {
+            throw CommandFailure(file: path, message: "is a directory")
+        }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit {
+            throw CommandFailure(file: path, message: "file is \(size) bytes, over the limit of \(limit) (see --max-input-size)")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+        } catch {
+            throw CommandFailure(file: path, message: "cannot read: \(error.localizedDescription)")
+        }
+    }
+
+    /// Reads and parses the input as a property list of any format.
+    func readPropertyList(_ options: ReadingOptions) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
+        let data = try read(limit: options.maximumInputSize)
+        do {
+            return try PropertyListReader(options: options.readOptions).read(data)
+        } catch {
+            throw CommandFailure(file: displayName, message: error.description)
+        }
+    }
+}

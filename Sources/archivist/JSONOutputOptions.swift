@@ -1,0 +1,7 @@
+import ArgumentParser
+import PropertyList
+
+/// JSON output choices, named after JSONEncoder's strategies.
+struct JSONOutputOptions: ParsableArguments {
+    var writer: JSONPropertyListWriter { JSONPropertyListWriter() }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Foundation
+import PropertyList
+
+extension Archivist {
+    /// `archivist print FILE`: a human-readable tree, like `plutil -p`.
+    struct Print: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a property list as a readable tree (like plutil -p).",
+            discussion: "Colors are used only when standard output is a terminal and NO_COLOR is unset."
+        )
+
+        @Argument(help: "The property list to print, or - for standard input.")
+        var file: String
+
+        @OptionGroup(title: "Reading limits")
+        var reading: ReadingOptions
+
+        func run() throws {
+            try reportingFailures { () throws(CommandFailure) in
+                let (value, _) = try InputFile(path: file).readPropertyList(reading)
+                let text = PropertyListPrettyPrinter(usesColors: Terminal.colorsEnabled()).render(value)
+                try OutputFile(path: nil).write(Data(text.utf8))
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import PropertyList
+
+/// Limits for reading untrusted input, shared by every verb that reads.
+struct ReadingOptions: ParsableArguments {
+    @Option(name: .customLong("max-depth"), help: "Deepest nesting accepted.")
+    var maximumDepth: Int = Archivist.defaultMaximumDepth
+
+    @Option(name: .customLong("max-objects"), help: "Most values a document may hold, shared references counted each time.")
+    var maximumObjectCount: Int = PropertyListReadOptions.default.maximumObjectCount
+
+    @Option(name: .customLong("max-input-size"), help: "Largest input accepted, in bytes.")
+    var maximumInputSize: Int = PropertyListReadOptions.default.maximumInputSize
+
+    @Option(name: .customLong("max-decoded-size"), help: "Most bytes of string and data content the decoded tree may hold.")
+    var maximumDecodedSize: Int = PropertyListReadOptions.default.maximumDecodedSize
+
+    @Flag(name: .customLong("preserve-invalid-utf16"), help: "Keep UTF-16 strings with lone surrogates instead of refusing them.")
+    var preservesInvalidUTF16 = false
+
+    func validate() throws {
+        for (name, value) in [("--max-depth", maximumDepth), ("--max-objects", maximumObjectCount),
+                              ("--max-input-size", maximumInputSize), ("--max-decoded-size", maximumDecodedSize)]
+        where value < 1 {
+            throw ValidationError("\(name) must be at least 1")
+        }
+    }
+
+    var readOptions: PropertyListReadOptions {
+        var o = PropertyListReadOptions()
+        o.maximumDepth = maximumDepth
+        o.maximumObjectCount = maximumObjectCount
+        o.maximumInputSize = maximumInputSize
+        o.maximumDecodedSize = maximumDecodedSize
+        o.preservesInvalidUTF16 = preservesInvalidUTF16
+        return o
+    }
+}
