@@ -167,9 +167,12 @@ struct BinaryPropertyListParser {
             let slice = UnsafeRawBufferPointer(rebasing: bytes[body..<body + count])
             var high: UInt8 = 0
             for b in slice { high |= b }
-            guard high < 0x80 else {
+            if high >= 0x80 {
+                // CF never writes this, but real files from other writers put UTF-8 in ASCII
+                // strings; accept it when it is valid UTF-8, and refuse any other high byte.
+                if let s = String(validating: slice, as: UTF8.self) { return .string(s) }
                 let bad = slice.firstIndex { $0 >= 0x80 } ?? 0
-                throw PropertyListError(.invalidValue, "ASCII string holds the non-ASCII byte 0x\(String(slice[bad], radix: 16, uppercase: true))", at: .byteOffset(body + bad))
+                throw PropertyListError(.invalidValue, "ASCII string holds the byte 0x\(String(slice[bad], radix: 16, uppercase: true)), which is neither ASCII nor part of valid UTF-8", at: .byteOffset(body + bad))
             }
             return .string(String(decoding: slice, as: UTF8.self))
         case 0x6:

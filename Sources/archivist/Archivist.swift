@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PropertyList
 
 /// The `archivist` command: plutil-like verbs over the Archivist libraries.
 @main
@@ -27,10 +28,10 @@ struct Archivist: ParsableCommand {
 
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let started = DeepStackThread.run(stackSize: workerStackSize) {
+        let ran = DeepStackThread.run(stackSize: workerStackSize) {
             Self.main(arguments)
         }
-        if !started {
+        if !ran {
             // No thread could be made with that stack: run here, within the default stack.
             Self.main(arguments)
         }
