@@ -1,14 +1,37 @@
 import Foundation
 
-/// Reads JSON property lists. (Stub: being written.)
+/// Reads JSON (RFC 8259) into property-list values.
+///
+/// Objects become dictionaries in the order written (duplicate keys kept, as the value model
+/// keeps them), integers that fit 128 bits become `.integer`, other numbers `.real` (`-0` too,
+/// to keep its sign), and `null` becomes `.null`. Text may be UTF-8, UTF-16 or UTF-32, with or without a byte-order mark, as
+/// JSONDecoder allows. Anything RFC 8259 forbids is refused with its line and column: leading
+/// zeros, trailing commas, comments, unescaped control characters, NaN, numbers too large for a
+/// Double, and text after the root value.
 public struct JSONPropertyListReader: Sendable {
+    /// Limits for untrusted input, and whether to keep lone surrogates from `\u` escapes.
     public var options: PropertyListReadOptions
 
     public init(options: PropertyListReadOptions = .default) {
         self.options = options
     }
 
+    /// Reads one JSON document.
+    ///
+    /// A `\uD800` escape that pairs with nothing is refused, unless
+    /// `options.preservesInvalidUTF16` asks to keep it as `.invalidUTF16String`.
+    ///
+    /// - Throws: `PropertyListError` with the line and column of the problem and the key path
+    ///   of the value being read.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        throw PropertyListError(.unrecognizedFormat, "JSON reader not written yet")
+        guard data.count <= options.maximumInputSize else {
+            throw PropertyListError(.limitExceeded, "input is \(data.count) bytes, over the limit of \(options.maximumInputSize)")
+        }
+        let options = self.options
+        let result = TextDecoding.withUTF8Text(data) { text -> Result<PropertyListValue, PropertyListError> in
+            var parser = JSONParser(text: text, options: options)
+            return Result { () throws(PropertyListError) -> PropertyListValue in try parser.parseDocument() }
+        }
+        return try result.get()
     }
 }
