@@ -35,17 +35,29 @@ public struct BinaryPropertyListReader: Sendable {
 /// The state of one read. It borrows the input buffer and must not outlive the closure that lent it.
 struct BinaryPropertyListParser {
     let bytes: UnsafeRawBufferPointer
+    let base: UnsafeRawPointer
     let options: PropertyListReadOptions
     let trailer: BinaryPropertyListTrailer
-    /// Byte offset of each object, from the validated offset table.
-    let offsets: [Int]
-    /// Objects already read, by index.
-    var memo: [PropertyListValue?]
-    /// Expanded size of each collection already read: values and content bytes, counting shared copies.
-    var weights: [Int: Weight] = [:]
+    /// Per object: 0 or 1 when referenced at most once, otherwise 2 + its slot in `shared`.
+    /// Only shared objects are memoized, which keeps memory at a few bytes per object.
+    var sharing: [Int32]
+    /// Shared objects already read, with the expanded size they stand for.
+    var shared: [(value: PropertyListValue, weight: Weight)?] = []
     /// Objects whose reading has begun and not finished: meeting one again is a cycle.
     var inProgress: [UInt64]
+    /// The expanded size of everything read so far, shared copies counted each time.
+    var expanded = Weight(values: 0, bytes: 0)
     var scratchUTF16: [UInt16] = []
+    /// The keys of the last dictionary read with each key count, by the raw bytes of their
+    /// references. Dictionaries of the same shape (CF uniques their keys) then share one keys
+    /// array, which saves most of the memory a large array of records would otherwise take.
+    var recentKeys: [Int: RecentKeys] = [:]
+
+    struct RecentKeys {
+        var refsStart: Int
+        var keys: [PropertyListValue]
+        var weight: Weight
+    }
 
     struct Weight {
         var values: Int
@@ -56,7 +68,7 @@ struct BinaryPropertyListParser {
         self.bytes = bytes
         self.options = options
         // The magic "bplist" and the version "00"; other versions are other formats.
-        guard bytes.count >= 8, bytes.starts(with: "bplist".utf8) else {
+        guard let base = bytes.baseAddress, bytes.count >= 8, bytes.starts(with: "bplist".utf8) else {
             throw PropertyListError(.unrecognizedFormat, "not a binary property list", at: .byteOffset(0))
         }
         guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
@@ -65,23 +77,56 @@ struct BinaryPropertyListParser {
         }
         let trailer = try BinaryPropertyListTrailer(bytes, maximumObjectCount: options.maximumObjectCount)
         self.trailer = trailer
+        self.base = base
+        sharing = []
+        inProgress = []
         // Every offset points into the object area, between the header and the offset table.
-        var offsets: [Int] = []
-        offsets.reserveCapacity(trailer.objectCount)
         let width = trailer.offsetIntSize
         var at = trailer.offsetTableOffset
         for index in 0..<trailer.objectCount {
-            var v = 0
-            for i in 0..<width { v = v << 8 | Int(bytes[at + i]) }
+            let v = Int(truncatingIfNeeded: be(at, width))
             guard v >= BinaryPropertyListTrailer.headerSize, v < trailer.offsetTableOffset else {
                 throw PropertyListError(.malformed, "offset \(v) of object \(index) is outside the object area 8..<\(trailer.offsetTableOffset)", at: .byteOffset(at))
             }
-            offsets.append(v)
             at += width
         }
-        self.offsets = offsets
-        memo = Array(repeating: nil, count: trailer.objectCount)
+        sharing = Array(repeating: 0, count: trailer.objectCount)
         inProgress = Array(repeating: 0, count: (trailer.objectCount + 63) / 64)
+        countReferences()
+    }
+
+    /// The byte offset of object `index`, from the offset table validated in `init`.
+    @inline(__always)
+    func offset(_ index: Int) -> Int {
+        Int(truncatingIfNeeded: be(trailer.offsetTableOffset + index * trailer.offsetIntSize, trailer.offsetIntSize))
+    }
+
+    /// Finds the objects referenced more than once, so that only they are memoized.
+    /// Malformed collections are skipped here; reading them reports the error if they are reachable.
+    mutating func countReferences() {
+        let refSize = trailer.objectRefSize
+        let objectCount = trailer.objectCount
+        for index in 0..<objectCount {
+            let start = offset(index)
+            let marker = bytes[start]
+            let kind = marker >> 4
+            guard kind == 0xA || kind == 0xC || kind == 0xD else { continue }
+            guard let (count, body) = try? count(Int(marker & 0x0F), at: start, index: index) else { continue }
+            let total = kind == 0xD ? count &* 2 : count
+            guard total >= 0, total <= (trailer.offsetTableOffset - body) / refSize else { continue }
+            var at = body
+            for _ in 0..<total {
+                let r = be(at, refSize)
+                if r < UInt64(objectCount), sharing[Int(r)] < 2 { sharing[Int(r)] += 1 }
+                at += refSize
+            }
+        }
+        var next: Int32 = 2
+        for i in 0..<objectCount where sharing[i] == 2 {
+            sharing[i] = next
+            next += 1
+        }
+        shared = Array(repeating: nil, count: Int(next - 2))
     }
 
     mutating func parseTop() throws(PropertyListError) -> PropertyListValue {
@@ -91,36 +136,73 @@ struct BinaryPropertyListParser {
     // MARK: Objects
 
     func fail(_ code: PropertyListError.Code, _ message: String, object index: Int) -> PropertyListError {
-        PropertyListError(code, message, at: .object(index: index, byteOffset: offsets[index]))
+        PropertyListError(code, message, at: .object(index: index, byteOffset: offset(index)))
     }
 
-    /// The value of object `index`, read once and then shared.
+    /// The value of object `index`. A shared object is read once; every later reference reuses
+    /// it but still counts its expanded size against the limits.
     mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        if let done = memo[index] { return done }
+        let slot = Int(sharing[index]) - 2
+        guard slot >= 0 else { return try read(index, depth: depth) }
+        if let (value, weight) = shared[slot] {
+            try grow(by: weight, index: index)
+            return value
+        }
+        let before = expanded
+        let value = try read(index, depth: depth)
+        shared[slot] = (value, Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes))
+        return value
+    }
+
+    /// Adds to the expanded size, against the limits.
+    @inline(__always)
+    mutating func grow(by w: Weight, index: Int) throws(PropertyListError) {
+        let (values, o1) = expanded.values.addingReportingOverflow(w.values)
+        let (bytes, o2) = expanded.bytes.addingReportingOverflow(w.bytes)
+        guard !o1, values <= options.maximumObjectCount else {
+            throw fail(.limitExceeded, "expands to more than \(options.maximumObjectCount) values through shared references", object: index)
+        }
+        guard !o2, bytes <= options.maximumDecodedSize else {
+            throw fail(.limitExceeded, "expands to more than \(options.maximumDecodedSize) bytes of content through shared references", object: index)
+        }
+        expanded = Weight(values: values, bytes: bytes)
+    }
+
+    /// Marks a collection as being read; meeting it again before it is done is a cycle.
+    @inline(__always)
+    mutating func enter(_ index: Int) throws(PropertyListError) {
         let word = index >> 6, bit = UInt64(1) << UInt64(index & 63)
         guard inProgress[word] & bit == 0 else {
             throw fail(.cycle, "object \(index) contains itself", object: index)
         }
         inProgress[word] |= bit
-        let value = try read(index, depth: depth)
-        inProgress[word] &= ~bit
-        memo[index] = value
-        return value
     }
 
-    /// The number of values and content bytes that `value` stands for once expanded.
-    func weight(of value: PropertyListValue, index: Int) -> Weight {
-        switch value {
-        case .array, .dictionary, .set: return weights[index] ?? Weight(values: 1, bytes: 0)
-        case .string(let s): return Weight(values: 1, bytes: s.utf8.count)
-        case .data(let d): return Weight(values: 1, bytes: d.count)
-        case .invalidUTF16String(let u): return Weight(values: 1, bytes: u.count * 2)
-        default: return Weight(values: 1, bytes: 0)
-        }
+    @inline(__always)
+    mutating func leave(_ index: Int) {
+        inProgress[index >> 6] &= ~(UInt64(1) << UInt64(index & 63))
     }
 
     mutating func read(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        let start = offsets[index]
+        let start = offset(index)
+        let kind = bytes[start] >> 4
+        if kind == 0xA || kind == 0xC {
+            return try readArray(index, marker: bytes[start], depth: depth)
+        }
+        if kind == 0xD {
+            return try readDictionary(index, marker: bytes[start], depth: depth)
+        }
+        let value = try readScalar(index, at: start)
+        switch value {
+        case .string(let s): try grow(by: Weight(values: 1, bytes: s.utf8.count), index: index)
+        case .data(let d): try grow(by: Weight(values: 1, bytes: d.count), index: index)
+        case .invalidUTF16String(let u): try grow(by: Weight(values: 1, bytes: u.count * 2), index: index)
+        default: try grow(by: Weight(values: 1, bytes: 0), index: index)
+        }
+        return value
+    }
+
+    mutating func readScalar(_ index: Int, at start: Int) throws(PropertyListError) -> PropertyListValue {
         let end = trailer.offsetTableOffset
         let marker = bytes[start]
         let low = Int(marker & 0x0F)
@@ -196,10 +278,6 @@ struct BinaryPropertyListParser {
             guard size <= 8 else { throw fail(.malformed, "UID of \(size) bytes; at most 8 are supported", object: index) }
             guard start + 1 + size <= end else { throw fail(.truncated, "UID runs past the object area", object: index) }
             return .uid(be(start + 1, size))
-        case 0xA, 0xC:
-            return try readArray(index, marker: marker, depth: depth)
-        case 0xD:
-            return try readDictionary(index, marker: marker, depth: depth)
         default:
             throw fail(.malformed, "unknown marker 0x\(String(marker, radix: 16, uppercase: true))", object: index)
         }
@@ -209,27 +287,25 @@ struct BinaryPropertyListParser {
     /// files need.
     @inline(never)
     mutating func readArray(_ index: Int, marker: UInt8, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        let start = offsets[index]
-        let low = Int(marker & 0x0F)
-        let (count, body) = try count(low, at: start, index: index)
+        let start = offset(index)
+        let (count, body) = try count(Int(marker & 0x0F), at: start, index: index)
         let refs = try refs(count, at: body, index: index)
         guard depth < options.maximumDepth else {
             throw fail(.limitExceeded, "nesting deeper than \(options.maximumDepth)", object: index)
         }
+        try enter(index)
+        try grow(by: Weight(values: 1, bytes: 0), index: index)
         var elements: [PropertyListValue] = []
         elements.reserveCapacity(count)
-        var total = Weight(values: 1, bytes: 0)
+        let refSize = trailer.objectRefSize
         for i in 0..<count {
-            let child = ref(refs + i * trailer.objectRefSize)
             do throws(PropertyListError) {
-                let v = try object(child, depth: depth + 1)
-                try add(weight(of: v, index: child), to: &total, index: index)
-                elements.append(v)
+                elements.append(try object(ref(refs + i * refSize), depth: depth + 1))
             } catch {
                 throw error.inside("[\(i)]")
             }
         }
-        weights[index] = total
+        leave(index)
         return marker >> 4 == 0xA ? .array(elements) : .set(elements)
     }
 
@@ -237,9 +313,8 @@ struct BinaryPropertyListParser {
     /// files need.
     @inline(never)
     mutating func readDictionary(_ index: Int, marker: UInt8, depth: Int) throws(PropertyListError) -> PropertyListValue {
-        let start = offsets[index]
-        let low = Int(marker & 0x0F)
-        let (count, body) = try count(low, at: start, index: index)
+        let start = offset(index)
+        let (count, body) = try count(Int(marker & 0x0F), at: start, index: index)
         // Keys and values: two references per entry.
         let (pairs, overflow) = count.multipliedReportingOverflow(by: 2)
         guard !overflow else { throw fail(.malformed, "dictionary count \(count) is too large", object: index) }
@@ -247,29 +322,37 @@ struct BinaryPropertyListParser {
         guard depth < options.maximumDepth else {
             throw fail(.limitExceeded, "nesting deeper than \(options.maximumDepth)", object: index)
         }
+        try enter(index)
+        try grow(by: Weight(values: 1, bytes: 0), index: index)
+        let refSize = trailer.objectRefSize
         var keys: [PropertyListValue] = []
-        var values: [PropertyListValue] = []
-        keys.reserveCapacity(count)
-        values.reserveCapacity(count)
-        var total = Weight(values: 1, bytes: 0)
-        for i in 0..<count {
-            let keyIndex = ref(refs + i * trailer.objectRefSize)
-            let key = try object(keyIndex, depth: depth + 1)
-            guard !key.isCollection else {
-                throw fail(.invalidValue, "dictionary key \(i) is \(key.typeName == "array" ? "an" : "a") \(key.typeName); keys must be scalars", object: index)
+        if let recent = recentKeys[count],
+           memcmp(base + recent.refsStart, base + refs, count * refSize) == 0 {
+            keys = recent.keys
+            try grow(by: recent.weight, index: index)
+        } else {
+            keys.reserveCapacity(count)
+            let before = expanded
+            for i in 0..<count {
+                let key = try object(ref(refs + i * refSize), depth: depth + 1)
+                guard !key.isCollection else {
+                    throw fail(.invalidValue, "dictionary key \(i) is \(key.typeName == "array" ? "an" : "a") \(key.typeName); keys must be scalars", object: index)
+                }
+                keys.append(key)
             }
-            let valueIndex = ref(refs + (count + i) * trailer.objectRefSize)
-            do throws(PropertyListError) {
-                let value = try object(valueIndex, depth: depth + 1)
-                try add(weight(of: key, index: keyIndex), to: &total, index: index)
-                try add(weight(of: value, index: valueIndex), to: &total, index: index)
-                values.append(value)
-            } catch {
-                throw error.inside(Self.pathComponent(for: key))
-            }
-            keys.append(key)
+            let weight = Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
+            recentKeys[count] = RecentKeys(refsStart: refs, keys: keys, weight: weight)
         }
-        weights[index] = total
+        var values: [PropertyListValue] = []
+        values.reserveCapacity(count)
+        for i in 0..<count {
+            do throws(PropertyListError) {
+                values.append(try object(ref(refs + (count + i) * refSize), depth: depth + 1))
+            } catch {
+                throw error.inside(Self.pathComponent(for: keys[i]))
+            }
+        }
+        leave(index)
         return .dictionary(PropertyListDictionary(keys: keys, values: values))
     }
 
@@ -279,19 +362,6 @@ struct BinaryPropertyListParser {
         case .integer(let i): "{\(i)}"
         default: "{\(key.typeName)}"
         }
-    }
-
-    /// Adds a child's expanded size to its parent's, against the limits.
-    func add(_ w: Weight, to total: inout Weight, index: Int) throws(PropertyListError) {
-        let (values, o1) = total.values.addingReportingOverflow(w.values)
-        let (bytes, o2) = total.bytes.addingReportingOverflow(w.bytes)
-        guard !o1, values <= options.maximumObjectCount else {
-            throw fail(.limitExceeded, "expands to more than \(options.maximumObjectCount) values through shared references", object: index)
-        }
-        guard !o2, bytes <= options.maximumDecodedSize else {
-            throw fail(.limitExceeded, "expands to more than \(options.maximumDecodedSize) bytes of content through shared references", object: index)
-        }
-        total = Weight(values: values, bytes: bytes)
     }
 
     // MARK: Primitives

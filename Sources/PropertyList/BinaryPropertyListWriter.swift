@@ -28,7 +28,24 @@ struct BinaryPropertyListFlattener {
 
     var slots: [Slot] = []
     var refs: [Int] = []
-    var unique: [PropertyListValue: Int] = [:]
+    // One table per kind: hashing a String or an Int64 directly is much cheaper than hashing
+    // the enum, and CF never unifies values of different kinds anyway.
+    var strings: [String: Int] = [:]
+    var integers: [PropertyListInteger: Int] = [:]
+    var reals: [UInt64: Int] = [:]
+    var dates: [UInt64: Int] = [:]
+    var datas: [Data: Int] = [:]
+    var uids: [UInt64: Int] = [:]
+    var others: [PropertyListValue: Int] = [:]
+
+    /// The index of an equal scalar already in the table, or a new one for `value`.
+    static func uniqued<K: Hashable>(_ key: K, in table: inout [K: Int], slots: inout [Slot], _ value: PropertyListValue) -> Int {
+        if let existing = table[key] { return existing }
+        let index = slots.count
+        slots.append(.scalar(value))
+        table[key] = index
+        return index
+    }
 
     @discardableResult
     mutating func flatten(_ value: PropertyListValue) -> Int {
@@ -58,12 +75,13 @@ struct BinaryPropertyListFlattener {
             refs.append(contentsOf: children)
             slots[index] = .collection(marker: 0xD, refsStart: start, count: d.count)
             return index
-        default:
-            if let existing = unique[value] { return existing }
-            let index = slots.count
-            slots.append(.scalar(value))
-            unique[value] = index
-            return index
+        case .string(let v): return Self.uniqued(v, in: &strings, slots: &slots, value)
+        case .integer(let v): return Self.uniqued(v, in: &integers, slots: &slots, value)
+        case .real(let v): return Self.uniqued(v.bitPattern, in: &reals, slots: &slots, value)
+        case .date(let v): return Self.uniqued(v.timeIntervalSinceReferenceDate.bitPattern, in: &dates, slots: &slots, value)
+        case .data(let v): return Self.uniqued(v, in: &datas, slots: &slots, value)
+        case .uid(let v): return Self.uniqued(v, in: &uids, slots: &slots, value)
+        case .bool, .null, .invalidUTF16String: return Self.uniqued(value, in: &others, slots: &slots, value)
         }
     }
 
@@ -164,7 +182,7 @@ struct BinaryPropertyListOutput {
             writeBigEndian(d.timeIntervalSinceReferenceDate.bitPattern, size: 8)
         case .data(let d):
             writeHeader(0x4, count: d.count)
-            bytes.append(contentsOf: d)
+            d.withUnsafeBytes { bytes.append(contentsOf: $0) }
         case .string(var s):
             // ASCII when every byte is, as CF chooses; otherwise UTF-16BE.
             let isASCII = s.withUTF8 { utf8 in utf8.allSatisfy { $0 < 0x80 } }
