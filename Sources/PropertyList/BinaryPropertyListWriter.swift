@@ -30,7 +30,7 @@ struct BinaryPropertyListFlattener {
     var refs: [Int] = []
     // One table per kind: hashing a String or an Int64 directly is much cheaper than hashing
     // the enum, and CF never unifies values of different kinds anyway.
-    var strings: [String: Int] = [:]
+    var strings: [LiteralString: Int] = [:]
     var integers: [PropertyListInteger: Int] = [:]
     var reals: [UInt64: Int] = [:]
     var dates: [UInt64: Int] = [:]
@@ -75,7 +75,7 @@ struct BinaryPropertyListFlattener {
             refs.append(contentsOf: children)
             slots[index] = .collection(marker: 0xD, refsStart: start, count: d.count)
             return index
-        case .string(let v): return Self.uniqued(v, in: &strings, slots: &slots, value)
+        case .string(let v): return Self.uniqued(LiteralString(v), in: &strings, slots: &slots, value)
         case .integer(let v): return Self.uniqued(v, in: &integers, slots: &slots, value)
         case .real(let v): return Self.uniqued(v.bitPattern, in: &reals, slots: &slots, value)
         case .date(let v): return Self.uniqued(v.timeIntervalSinceReferenceDate.bitPattern, in: &dates, slots: &slots, value)
@@ -210,5 +210,22 @@ struct BinaryPropertyListOutput {
             bytes.append(UInt8(u >> 8))
             bytes.append(UInt8(u & 0xFF))
         }
+    }
+}
+
+/// A string compared and hashed by its UTF-8 bytes, as CF uniques strings: Swift's own String
+/// equality would merge canonically equivalent strings ("é" and "e\u{301}") into one object.
+struct LiteralString: Hashable {
+    var string: String
+
+    init(_ string: String) { self.string = string }
+
+    static func == (a: LiteralString, b: LiteralString) -> Bool {
+        a.string.utf8.elementsEqual(b.string.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var s = string
+        s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }

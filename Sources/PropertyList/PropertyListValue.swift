@@ -112,11 +112,13 @@ extension PropertyListValue: ExpressibleByStringLiteral, ExpressibleByIntegerLit
 }
 
 extension PropertyListValue {
-    /// Equality as property lists mean it: sets and dictionaries ignore order, and NaN equals NaN
-    /// so that a value read back from a file compares equal to the value written.
+    /// Equality as property lists mean it: sets and dictionaries ignore order, NaN equals NaN
+    /// so that a value read back from a file compares equal to the value written, and strings
+    /// compare by their code points, as CF does, not by Unicode canonical equivalence: "é" and
+    /// "e\u{301}" are different keys in a CF dictionary and must stay different here.
     public static func == (lhs: PropertyListValue, rhs: PropertyListValue) -> Bool {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return a == b
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
         case (.invalidUTF16String(let a), .invalidUTF16String(let b)): return a == b
         case (.integer(let a), .integer(let b)): return a == b
         case (.real(let a), .real(let b)): return a == b || (a.isNaN && b.isNaN)
@@ -136,7 +138,10 @@ extension PropertyListValue {
 
     public func hash(into hasher: inout Hasher) {
         switch self {
-        case .string(let s): hasher.combine(0); hasher.combine(s)
+        case .string(let s):
+            hasher.combine(0)
+            var s = s
+            s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         case .invalidUTF16String(let u): hasher.combine(1); hasher.combine(u)
         case .integer(let i): hasher.combine(2); hasher.combine(i)
         case .real(let r): hasher.combine(3); hasher.combine(r.isNaN ? .nan : r)

@@ -1,1 +1,39 @@
-print("bench")
+import Foundation
+import PropertyList
+
+// archivist-bench: times our property-list codecs against Foundation's PropertyListSerialization
+// on the same bytes, in the same run, and prints the ratios and the peak memory of a parse.
+//
+//   swift run -c release archivist-bench [--dicts N] [--repeat N] [--markdown]
+//   archivist-bench --measure-memory binary|xml FILE   (internal: one parse in a fresh process)
+
+let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "--measure-memory" {
+    MemoryProbe.run(format: arguments[2], path: arguments[3])
+    exit(0)
+}
+
+var settings = BenchmarkSettings()
+var i = 1
+while i < arguments.count {
+    switch arguments[i] {
+    case "--dicts" where i + 1 < arguments.count:
+        settings.dictionaryCount = Int(arguments[i + 1]) ?? settings.dictionaryCount
+        i += 1
+    case "--repeat" where i + 1 < arguments.count:
+        settings.repetitions = max(1, Int(arguments[i + 1]) ?? 1)
+        i += 1
+    case "--write-inputs" where i + 1 < arguments.count:
+        settings.inputsDirectory = arguments[i + 1]
+        i += 1
+    case "--markdown":
+        settings.markdown = true
+    case "--skip-foundation":
+        settings.skipFoundation = true
+    default:
+        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR]\n".utf8))
+        exit(64)
+    }
+    i += 1
+}
+PropertyListBenchmark(settings: settings).run()

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Runs the built `archivist` executable, as a user would.
+struct ArchivistProcess {
+    struct Result {
+        var status: Int32
+        var stdout: Data
+        var stderr: Data
+        var out: String { String(decoding: stdout, as: UTF8.self) }
+        var err: String { String(decoding: stderr, as: UTF8.self) }
+    }
+
+    /// The executable beside the test bundle, built by `swift build` / `swift test`.
+    static let executable: URL = {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // The test runner may be inside an .xctest bundle folder.
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("archivist")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return repo.appendingPathComponent(".build/debug/archivist")
+    }()
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func fixture(_ name: String) -> String {
+        repository.appendingPathComponent("Fixtures/plist/\(name)").path
+    }
+
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try input.fileHandleForWriting.close()
+        // Read both pipes before waiting, so a large output cannot block the child.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: outData, stderr: errData)
+    }
+
+    static func temporaryFile(_ name: String) -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-cli-tests-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.appendingPathComponent(UUID().uuidString + "-" + name).path
+    }
+}
