@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -21,20 +22,29 @@ let package = Package(
             name: "PropertyList",
             dependencies: ["CLibXML2"]
         ),
+        .target(
+            name: "KeyedArchive",
+            dependencies: ["PropertyList"]
+        ),
         .executableTarget(
             name: "archivist",
             dependencies: [
                 "PropertyList",
+                "KeyedArchive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "archivist-bench",
-            dependencies: ["PropertyList"]
+            dependencies: ["PropertyList", "KeyedArchive"]
         ),
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"]
+        ),
+        .testTarget(
+            name: "KeyedArchiveTests",
+            dependencies: ["KeyedArchive", "PropertyList"]
         ),
         .testTarget(
             name: "ArchivistCLITests",

@@ -1,0 +1,40 @@
+import PropertyList
+
+/// Why bytes are not a readable keyed archive, and where.
+public struct KeyedArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// The bytes are not a property list at all; `underlying` says why.
+        case propertyList
+        /// The plist is not an NSKeyedArchiver archive (`$archiver`, `$version`, `$top`, `$objects`).
+        case notAnArchive
+        /// A reference, class description or object breaks the archive's rules.
+        case malformed
+        /// A configured limit was reached.
+        case limitExceeded
+    }
+
+    public var code: Code
+    public var message: String
+    /// The object being read, by UID, when the problem is inside one.
+    public var objectUID: Int?
+    /// The path from the root, such as `root.NS.objects[3].tintColor`.
+    public var keyPath: String?
+    /// The property-list error, for `.propertyList`.
+    public var underlying: PropertyListError?
+
+    public init(_ code: Code, _ message: String, objectUID: Int? = nil, keyPath: String? = nil, underlying: PropertyListError? = nil) {
+        self.code = code
+        self.message = message
+        self.objectUID = objectUID
+        self.keyPath = keyPath
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        if let underlying { return underlying.description }
+        var text = message
+        if let objectUID { text += " at object #\(objectUID)" }
+        if let keyPath { text += " (in \(keyPath))" }
+        return text
+    }
+}
