@@ -38,13 +38,17 @@ let package = Package(
             name: "archivist-bench",
             dependencies: ["PropertyList", "KeyedArchive"]
         ),
+        .executableTarget(
+            name: "archivist-fixtures",
+            dependencies: ["PropertyList", "KeyedArchive"]
+        ),
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"]
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList"]
+            dependencies: ["KeyedArchive", "PropertyList", "archivist-fixtures"]
         ),
         .testTarget(
             name: "ArchivistCLITests",
