@@ -23,17 +23,17 @@ public enum ArchivedContent: Sendable, Hashable {
     /// NSOrderedSet and NSMutableOrderedSet.
     case orderedSet([ArchivedValue])
     /// NSCountedSet: each distinct object with its count.
-    case countedSet([ArchivedValue], counts: [Int])
+    indirect case countedSet([ArchivedValue], counts: [Int])
     /// NSDictionary and NSMutableDictionary (`NS.keys`, `NS.objects`), keys of any type.
-    case dictionary(keys: [ArchivedValue], values: [ArchivedValue])
+    indirect case dictionary(keys: [ArchivedValue], values: [ArchivedValue])
     /// NSURL: a relative string and an optional base URL.
-    case url(base: ArchivedValue, relative: ArchivedValue)
+    indirect case url(base: ArchivedValue, relative: ArchivedValue)
     /// NSUUID (`NS.uuidbytes`).
     case uuid(UUID)
     /// NSAttributedString and NSMutableAttributedString: the string and its attribute runs.
-    case attributedString(string: ArchivedValue, attributes: [ArchivedValue], ranges: [Range<Int>])
+    indirect case attributedString(string: ArchivedValue, attributes: [ArchivedValue], ranges: [Range<Int>])
     /// NSValue holding geometry (`NS.special`).
-    case geometry(ArchivedGeometry)
+    indirect case geometry(ArchivedGeometry)
     /// NSIndexSet and NSMutableIndexSet, as ranges of indexes.
     case indexSet([Range<Int>])
     /// NSLocale (`NS.identifier`).
@@ -41,9 +41,9 @@ public enum ArchivedContent: Sendable, Hashable {
     /// NSTimeZone (`NS.name`).
     case timeZone(name: String)
     /// NSError: domain, code and user info.
-    case error(domain: String, code: Int, userInfo: ArchivedValue)
+    indirect case error(domain: String, code: Int, userInfo: ArchivedValue)
     /// UIColor or NSColor, in any layout Apple writes.
-    case color(ArchivedColor)
+    indirect case color(ArchivedColor)
     /// `_NSKeyedCoderOldStyleArray`: a C array encoded element by element.
     case oldStyleArray([ArchivedValue])
     /// Any other class: see the object's fields.

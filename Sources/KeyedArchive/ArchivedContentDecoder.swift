@@ -9,19 +9,25 @@ struct ArchivedContentDecoder {
     let raw: [PropertyListValue]
     let object: ArchivedObject
 
+    typealias Decoder = @Sendable (ArchivedContentDecoder) -> ArchivedContent?
+
     func decode() -> ArchivedContent {
-        guard let archivedClass = object.archivedClass else { return .object }
-        // The written name first, then its claimed superclasses, so that subclasses of
-        // collections still show their elements. (Display only: checks never trust the chain.)
-        for name in [archivedClass.name] + archivedClass.chain {
-            guard let decoder = Self.decoders[name] else { continue }
-            return decoder(self) ?? .object
-        }
-        return .object
+        guard let archivedClass = object.archivedClass, let decoder = Self.decoder(for: archivedClass) else { return .object }
+        return decoder(self) ?? .object
     }
 
-    static let decoders: [String: @Sendable (ArchivedContentDecoder) -> ArchivedContent?] = {
-        var d: [String: @Sendable (ArchivedContentDecoder) -> ArchivedContent?] = [:]
+    /// The decoder for a class: its written name first, then its claimed superclasses, so that
+    /// subclasses of collections still show their elements. (Display only: checks never trust
+    /// the chain.)
+    static func decoder(for archivedClass: ArchivedClass) -> Decoder? {
+        for name in [archivedClass.name] + archivedClass.chain {
+            if let decoder = decoders[name] { return decoder }
+        }
+        return nil
+    }
+
+    static let decoders: [String: Decoder] = {
+        var d: [String: Decoder] = [:]
         for n in ["NSString", "NSMutableString"] { d[n] = { $0.string() } }
         d["NSNumber"] = { $0.number() }
         for n in ["NSDecimalNumber", "NSDecimal"] { d[n] = { $0.decimal() } }

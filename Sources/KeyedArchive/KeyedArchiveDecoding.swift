@@ -6,7 +6,9 @@ struct KeyedArchiveDecoding {
     let plist: PropertyListValue
     let options: KeyedArchiveReadOptions
     var raw: [PropertyListValue] = []
-    var classes: [Int: ArchivedClass] = [:]
+    /// Class descriptions already read, and the content decoder for each, by UID.
+    var classes: [ArchivedClass?] = []
+    var contentDecoders: [ArchivedContentDecoder.Decoder?] = []
     var objects: [ArchivedObject?] = []
 
     init(plist: PropertyListValue, options: KeyedArchiveReadOptions) {
@@ -42,6 +44,8 @@ struct KeyedArchiveDecoding {
         }
         raw = objectList
         objects = Array(repeating: nil, count: raw.count)
+        classes = Array(repeating: nil, count: raw.count)
+        contentDecoders = Array(repeating: nil, count: raw.count)
         guard case .dictionary(let topDictionary)? = top["$top"] else {
             throw KeyedArchiveError(.notAnArchive, top["$top"] == nil ? "not a keyed archive: no $top" : "$top is not a dictionary")
         }
@@ -58,35 +62,65 @@ struct KeyedArchiveDecoding {
     }
 
     /// Decodes every object reachable from `$top`, iteratively, so that deep graphs need no stack.
+    /// Key paths are only worked out when there is an error to report.
     mutating func decodeReachable(from top: [ArchivedField]) throws(KeyedArchiveError) {
-        var pending: [(uid: Int, depth: Int, path: String)] = []
-        func push(_ value: ArchivedValue, depth: Int, path: String, into pending: inout [(uid: Int, depth: Int, path: String)]) {
+        var pending: [(uid: Int, depth: Int)] = []
+        func push(_ value: ArchivedValue, depth: Int, into pending: inout [(uid: Int, depth: Int)]) {
             switch value {
-            case .object(let uid): pending.append((uid, depth, path))
-            case .array(let elements):
-                for (i, e) in elements.enumerated() { push(e, depth: depth, path: "\(path)[\(i)]", into: &pending) }
+            case .object(let uid): pending.append((uid, depth))
+            case .array(let elements): for e in elements.reversed() { push(e, depth: depth, into: &pending) }
             case .null, .inline: break
             }
         }
-        for f in top.reversed() { push(f.value, depth: 0, path: f.key == options.topKey ? "root" : "$top.\(f.key)", into: &pending) }
+        for f in top.reversed() { push(f.value, depth: 0, into: &pending) }
         var visited = [Bool](repeating: false, count: raw.count)
-        while let (uid, depth, path) = pending.popLast() {
+        while let (uid, depth) = pending.popLast() {
             guard !visited[uid] else { continue }
             visited[uid] = true
             guard depth < options.maximumDepth else {
-                throw KeyedArchiveError(.limitExceeded, "references nest deeper than \(options.maximumDepth)", objectUID: uid, keyPath: path)
+                throw KeyedArchiveError(.limitExceeded, "references nest deeper than \(options.maximumDepth)", objectUID: uid, keyPath: path(to: uid, top: top))
             }
-            let object = try decodeObject(uid, path: path)
+            let object: ArchivedObject
+            do {
+                object = try decodeObject(uid)
+            } catch {
+                var e = error
+                e.keyPath = path(to: uid, top: top)
+                throw e
+            }
             objects[uid] = object
-            for f in object.fields.reversed() {
-                push(f.value, depth: depth + 1, path: "\(path).\(f.key)", into: &pending)
+            for f in object.fields.reversed() { push(f.value, depth: depth + 1, into: &pending) }
+        }
+    }
+
+    /// The shortest key path from `$top` to `target` through the objects decoded so far.
+    func path(to target: Int, top: [ArchivedField]) -> String {
+        var paths: [Int: String] = [:]
+        var queue: [Int] = []
+        func visit(_ value: ArchivedValue, _ path: String) {
+            switch value {
+            case .object(let uid) where paths[uid] == nil:
+                paths[uid] = path
+                queue.append(uid)
+            case .array(let elements):
+                for (i, e) in elements.enumerated() { visit(e, "\(path)[\(i)]") }
+            default: break
             }
         }
+        for f in top { visit(f.value, f.key == "root" ? "root" : "$top.\(f.key)") }
+        var head = 0
+        while head < queue.count, paths[target] == nil || queue[head] != target {
+            let uid = queue[head]
+            head += 1
+            guard let object = objects[uid], let base = paths[uid] else { continue }
+            for f in object.fields { visit(f.value, "\(base).\(f.key)") }
+        }
+        return paths[target] ?? "#\(target)"
     }
 
     // MARK: Objects
 
-    mutating func decodeObject(_ uid: Int, path: String) throws(KeyedArchiveError) -> ArchivedObject {
+    mutating func decodeObject(_ uid: Int) throws(KeyedArchiveError) -> ArchivedObject {
         let value = raw[uid]
         switch value {
         case .string(let s): return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .string(s))
@@ -96,53 +130,55 @@ struct KeyedArchiveDecoding {
         case .dictionary(let d):
             guard let classValue = d["$class"] else {
                 if d["$classname"] != nil {
-                    throw KeyedArchiveError(.malformed, "a class description is used as an object", objectUID: uid, keyPath: path)
+                    throw KeyedArchiveError(.malformed, "a class description is used as an object", objectUID: uid)
                 }
-                throw KeyedArchiveError(.malformed, "object has no $class", objectUID: uid, keyPath: path)
+                throw KeyedArchiveError(.malformed, "object has no $class", objectUID: uid)
             }
             guard case .uid(let classUID) = classValue else {
-                throw KeyedArchiveError(.malformed, "$class is \(article(classValue.typeName)), not a UID", objectUID: uid, keyPath: path)
+                throw KeyedArchiveError(.malformed, "$class is \(article(classValue.typeName)), not a UID", objectUID: uid)
             }
-            let archivedClass = try archivedClass(classUID, objectUID: uid, path: path)
+            let archivedClass = try archivedClass(classUID, objectUID: uid)
             var fields: [ArchivedField] = []
             fields.reserveCapacity(d.count - 1)
             for (k, v) in d {
                 guard case .string(let key) = k else {
-                    throw KeyedArchiveError(.malformed, "object has a key that is not a string", objectUID: uid, keyPath: path)
+                    throw KeyedArchiveError(.malformed, "object has a key that is not a string", objectUID: uid)
                 }
                 if key == "$class" { continue }
-                fields.append(ArchivedField(key: Self.unescape(key), value: try field(v, in: uid, key: "\(path).\(key)")))
+                fields.append(ArchivedField(key: Self.unescape(key), value: try field(v, in: uid, key: key)))
             }
             var object = ArchivedObject(uid: uid, archivedClass: archivedClass, fields: fields, content: .object)
-            object.content = ArchivedContentDecoder(raw: raw, object: object).decode()
+            if let decoder = contentDecoders[archivedClass.uid] {
+                object.content = decoder(ArchivedContentDecoder(raw: raw, object: object)) ?? .object
+            }
             return object
         default:
-            throw KeyedArchiveError(.malformed, "object is \(article(value.typeName)); objects are strings, numbers, data or dictionaries with a $class", objectUID: uid, keyPath: path)
+            throw KeyedArchiveError(.malformed, "object is \(article(value.typeName)); objects are strings, numbers, data or dictionaries with a $class", objectUID: uid)
         }
     }
 
     /// The class description at `uid`, read once.
-    mutating func archivedClass(_ uid: UInt64, objectUID: Int, path: String) throws(KeyedArchiveError) -> ArchivedClass {
+    mutating func archivedClass(_ uid: UInt64, objectUID: Int) throws(KeyedArchiveError) -> ArchivedClass {
         guard uid < UInt64(raw.count), uid > 0 else {
-            throw KeyedArchiveError(.malformed, "$class refers to UID \(uid), outside $objects (0..<\(raw.count))", objectUID: objectUID, keyPath: path)
+            throw KeyedArchiveError(.malformed, "$class refers to UID \(uid), outside $objects (0..<\(raw.count))", objectUID: objectUID)
         }
         let index = Int(uid)
         if let known = classes[index] { return known }
         guard case .dictionary(let d) = raw[index] else {
-            throw KeyedArchiveError(.malformed, "$class refers to #\(index), which is \(article(raw[index].typeName)), not a class description", objectUID: objectUID, keyPath: path)
+            throw KeyedArchiveError(.malformed, "$class refers to #\(index), which is \(article(raw[index].typeName)), not a class description", objectUID: objectUID)
         }
         guard case .string(let name)? = d["$classname"] else {
-            throw KeyedArchiveError(.malformed, "class description #\(index) has no $classname string", objectUID: objectUID, keyPath: path)
+            throw KeyedArchiveError(.malformed, "class description #\(index) has no $classname string", objectUID: objectUID)
         }
         func strings(_ key: String) throws(KeyedArchiveError) -> [String] {
             guard let v = d[key] else { return [] }
             guard case .array(let a) = v else {
-                throw KeyedArchiveError(.malformed, "\(key) of class \(name) is not an array", objectUID: objectUID, keyPath: path)
+                throw KeyedArchiveError(.malformed, "\(key) of class \(name) is not an array", objectUID: objectUID)
             }
             var out: [String] = []
             for e in a {
                 guard case .string(let s) = e else {
-                    throw KeyedArchiveError(.malformed, "\(key) of class \(name) holds \(article(e.typeName)), not a class name", objectUID: objectUID, keyPath: path)
+                    throw KeyedArchiveError(.malformed, "\(key) of class \(name) holds \(article(e.typeName)), not a class name", objectUID: objectUID)
                 }
                 out.append(s)
             }
@@ -152,6 +188,7 @@ struct KeyedArchiveDecoding {
         if chain.isEmpty { chain = [name] }
         let result = ArchivedClass(uid: index, name: name, chain: chain, hints: try strings("$classhints"))
         classes[index] = result
+        contentDecoders[index] = ArchivedContentDecoder.decoder(for: result)
         return result
     }
 
@@ -167,7 +204,7 @@ struct KeyedArchiveDecoding {
             guard elements.contains(where: { if case .uid = $0 { true } else { false } }) else { return .inline(value) }
             var out: [ArchivedValue] = []
             out.reserveCapacity(elements.count)
-            for (i, e) in elements.enumerated() { out.append(try field(e, in: objectUID, key: "\(key)[\(i)]")) }
+            for e in elements { out.append(try field(e, in: objectUID, key: key)) }
             return .array(out)
         default:
             return .inline(value)

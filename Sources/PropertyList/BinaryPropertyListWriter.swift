@@ -221,7 +221,7 @@ struct LiteralString: Hashable {
     init(_ string: String) { self.string = string }
 
     static func == (a: LiteralString, b: LiteralString) -> Bool {
-        a.string.utf8.elementsEqual(b.string.utf8)
+        literallyEqual(a.string, b.string)
     }
 
     func hash(into hasher: inout Hasher) {

@@ -67,7 +67,7 @@ public struct PropertyListDictionary: Sendable, Hashable, RandomAccessCollection
             var i = keys.count
             while i > 0 {
                 i -= 1
-                if case .string(let s) = keys[i], s.utf8.elementsEqual(key.utf8) { return values[i] }
+                if case .string(let s) = keys[i], literallyEqual(s, key) { return values[i] }
             }
             return nil
         }

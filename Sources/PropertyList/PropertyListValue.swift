@@ -118,7 +118,7 @@ extension PropertyListValue {
     /// "e\u{301}" are different keys in a CF dictionary and must stay different here.
     public static func == (lhs: PropertyListValue, rhs: PropertyListValue) -> Bool {
         switch (lhs, rhs) {
-        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.string(let a), .string(let b)): return literallyEqual(a, b)
         case (.invalidUTF16String(let a), .invalidUTF16String(let b)): return a == b
         case (.integer(let a), .integer(let b)): return a == b
         case (.real(let a), .real(let b)): return a == b || (a.isNaN && b.isNaN)

@@ -6,6 +6,13 @@ struct BenchmarkSettings {
     var repetitions = 3
     var markdown = false
     var skipFoundation = false
+    /// Records in the large archive decoded against NSKeyedUnarchiver (about 6 objects each).
+    var archiveRecords = 100_000
+    /// Records in the archive written against NSKeyedArchiver, whose cost grows faster than
+    /// linearly on Linux: 2,000 records are about 10,000 objects.
+    var archiveWriteRecords = 2_000
+    /// Which groups to run.
+    var groups: Set<String> = ["plist", "archive"]
     /// When set, only write the generated inputs there (input.bplist, input.xml) and stop.
     var inputsDirectory: String?
 }

@@ -28,6 +28,34 @@ struct PropertyListBenchmark {
     }
 
     func run() {
+        var rows: [Row] = []
+        var memory: [String] = []
+        if settings.groups.contains("plist") {
+            guard let (plistRows, memoryRows) = runPropertyLists() else { return }
+            rows += plistRows
+            memory = memoryRows
+        }
+        if settings.groups.contains("archive") {
+            rows += ArchiveBenchmark(settings: settings).run()
+        }
+        print("Archivist benchmark: best of \(settings.repetitions) runs for Archivist, one run for Foundation; release build")
+        print("")
+        print("| operation | Archivist | Foundation | speed-up |")
+        print("|---|---:|---:|---:|")
+        for row in rows {
+            let theirs = row.foundation.map { String(format: "%.3f s", $0) } ?? "–"
+            let ratio = row.foundation.map { String(format: "%.1f×", $0 / row.ours) } ?? "–"
+            print("| \(row.operation) | \(String(format: "%.3f s", row.ours)) | \(theirs) | \(ratio) |")
+        }
+        if !memory.isEmpty {
+            print("")
+            print("| peak memory of a full parse, above the input held in memory | bytes | × input size |")
+            print("|---|---:|---:|")
+            for line in memory { print(line) }
+        }
+    }
+
+    func runPropertyLists() -> ([Row], [String])? {
         log("generating \(settings.dictionaryCount) dictionaries…")
         let value = BenchmarkInput.make(dictionaries: settings.dictionaryCount)
         let binary = BinaryPropertyListWriter().write(value)
@@ -36,14 +64,14 @@ struct PropertyListBenchmark {
             xml = try XMLPropertyListWriter().write(value)
         } catch {
             log("XML writer failed: \(error)")
-            exit(1)
+            return nil
         }
         if let directory = settings.inputsDirectory {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             try? binary.write(to: URL(fileURLWithPath: directory).appendingPathComponent("input.bplist"))
             try? xml.write(to: URL(fileURLWithPath: directory).appendingPathComponent("input.xml"))
             log("wrote \(directory)/input.bplist and input.xml")
-            return
+            return nil
         }
         let values = BenchmarkInput.countValues(value)
         log("values: \(values), binary: \(binary.count) bytes, XML: \(xml.count) bytes")
@@ -84,20 +112,11 @@ struct PropertyListBenchmark {
         let binaryPeak = MemoryProbe.measure(format: "binary", path: binaryURL.path)
         let xmlPeak = MemoryProbe.measure(format: "xml", path: xmlURL.path)
 
-        print("Archivist \(values) values in \(settings.dictionaryCount) dictionaries; best of \(settings.repetitions) runs; release build")
-        print("")
-        print("| operation | Archivist | Foundation | speed-up |")
-        print("|---|---:|---:|---:|")
-        for row in rows {
-            let theirs = row.foundation.map { String(format: "%.3f s", $0) } ?? "–"
-            let ratio = row.foundation.map { String(format: "%.1f×", $0 / row.ours) } ?? "–"
-            print("| \(row.operation) | \(String(format: "%.3f s", row.ours)) | \(theirs) | \(ratio) |")
-        }
-        print("")
-        print("| peak memory of a full parse, above the input held in memory | bytes | × input size |")
-        print("|---|---:|---:|")
-        if let binaryPeak { print("| binary (\(mb(binary.count))) | \(mb(binaryPeak)) | \(String(format: "%.2f", Double(binaryPeak) / Double(binary.count))) |") }
-        if let xmlPeak { print("| XML (\(mb(xml.count))) | \(mb(xmlPeak)) | \(String(format: "%.2f", Double(xmlPeak) / Double(xml.count))) |") }
+        var memory: [String] = []
+        if let binaryPeak { memory.append("| binary (\(mb(binary.count))) | \(mb(binaryPeak)) | \(String(format: "%.2f", Double(binaryPeak) / Double(binary.count))) |") }
+        if let xmlPeak { memory.append("| XML (\(mb(xml.count))) | \(mb(xmlPeak)) | \(String(format: "%.2f", Double(xmlPeak) / Double(xml.count))) |") }
+        for i in rows.indices { rows[i].operation += i == 0 ? ", \(values) values" : "" }
+        return (rows, memory)
     }
 
     func mb(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }

@@ -26,12 +26,18 @@ while i < arguments.count {
     case "--write-inputs" where i + 1 < arguments.count:
         settings.inputsDirectory = arguments[i + 1]
         i += 1
+    case "--only" where i + 1 < arguments.count:
+        settings.groups = [arguments[i + 1]]
+        i += 1
+    case "--archive-records" where i + 1 < arguments.count:
+        settings.archiveRecords = Int(arguments[i + 1]) ?? settings.archiveRecords
+        i += 1
     case "--markdown":
         settings.markdown = true
     case "--skip-foundation":
         settings.skipFoundation = true
     default:
-        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR]\n".utf8))
+        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive] [--archive-records N]\n".utf8))
         exit(64)
     }
     i += 1
