@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -26,11 +27,16 @@ let package = Package(
             name: "KeyedArchive",
             dependencies: ["PropertyList"]
         ),
+        .target(
+            name: "ArchivePayload",
+            dependencies: ["KeyedArchive", "PropertyList"]
+        ),
         .executableTarget(
             name: "archivist",
             dependencies: [
                 "PropertyList",
                 "KeyedArchive",
+                "ArchivePayload",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -49,6 +55,10 @@ let package = Package(
         .testTarget(
             name: "KeyedArchiveTests",
             dependencies: ["KeyedArchive", "PropertyList", "archivist-fixtures"]
+        ),
+        .testTarget(
+            name: "ArchivePayloadTests",
+            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList"]
         ),
         .testTarget(
             name: "ArchivistCLITests",

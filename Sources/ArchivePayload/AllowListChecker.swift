@@ -1,0 +1,93 @@
+import KeyedArchive
+import PropertyList
+
+/// Checks every object of an archive against an allow-list, with the semantics of
+/// `NSKeyedUnarchiver`'s secure decoding as `NSSecureUnarchiveFromDataTransformer` uses it.
+///
+/// - The allowed set applies to every object in the graph, not only the root.
+/// - An object passes when its class, or a superclass in the real hierarchy, is allowed.
+/// - Strings, numbers, data and dates stored as plain plist values pass with a warning, in the
+///   words Apple logs.
+/// - Every decoded object is checked, including ones Foundation's own unarchiver would skip
+///   when they reuse a class description.
+public struct AllowListChecker: Sendable {
+    public var allowList: AllowList
+    public var hierarchy: ClassHierarchy
+
+    public init(allowList: AllowList = .transformerDefault, hierarchy: ClassHierarchy = .apple) {
+        self.allowList = allowList
+        self.hierarchy = hierarchy
+    }
+
+    /// The hierarchy a class is judged on.
+    func chain(of object: ArchivedObject) -> [String] {
+        guard let archivedClass = object.archivedClass else { return [object.className] }
+        if allowList.trustsArchiveHierarchy { return [archivedClass.name] + archivedClass.chain.filter { $0 != archivedClass.name } }
+        return hierarchy.chain(of: archivedClass.name) ?? hierarchy.chain(of: archivedClass.readableName) ?? [archivedClass.name]
+    }
+
+    public func check(_ archive: KeyedArchive) -> AllowListReport {
+        let spellings = allowList.spellings
+        func allowed(_ name: String) -> Bool {
+            spellings.contains(name) || SwiftClassName.demangle(name).map(spellings.contains) == true
+        }
+        let paths = ArchivePaths(archive)
+        var violations: [AllowListReport.Violation] = []
+        var warnings: [AllowListReport.Warning] = []
+        if allowList.isBypassed {
+            warnings.append(.init(kind: .bypass, message: "the list names NSObject, which every class inherits from: the check is bypassed and any class is accepted"))
+        }
+        var warnedPlistTypes: Set<String> = []
+        for object in archive.decodedObjects {
+            let path = paths.path(to: object.uid)
+            guard let archivedClass = object.archivedClass else {
+                // An inline plist value: Foundation allows it and logs a warning unless listed.
+                let name = object.className
+                let chain = hierarchy.chain(of: name) ?? [name]
+                if !chain.contains(where: allowed), !warnedPlistTypes.contains(name) {
+                    warnedPlistTypes.insert(name)
+                    warnings.append(.init(kind: .implicitPlistType,
+                                          message: "allowed unarchiving safe plist type '\(name)' for key '\(paths.lastKey(of: object.uid))', even though it was not explicitly included in the allowed classes set",
+                                          uid: object.uid, path: path))
+                }
+                continue
+            }
+            let judged = chain(of: object)
+            if judged.contains(where: allowed) { continue }
+            var reason = "\(archivedClass.readableName) is not in the allowed classes"
+            let claimed = archivedClass.chain.filter { $0 != archivedClass.name }
+            if !allowList.trustsArchiveHierarchy, claimed.contains(where: allowed) {
+                reason += "; the archive claims it inherits from \(claimed.filter(allowed).joined(separator: ", ")), which the real class hierarchy does not confirm (--trust-archive-hierarchy believes the archive)"
+                warnings.append(.init(kind: .untrustedHierarchy, message: reason, uid: object.uid, path: path))
+            } else if hierarchy.knows(archivedClass.name) {
+                reason += " (nor is any of its superclasses: \(judged.dropFirst().joined(separator: ", ")))"
+            }
+            violations.append(.init(className: archivedClass.name, readableClassName: archivedClass.readableName,
+                                    uid: object.uid, path: path, judgedChain: judged, reason: reason))
+        }
+        return AllowListReport(violations: violations, warnings: warnings,
+                               suggestedAdditions: minimalAdditions(for: violations), allowList: allowList)
+    }
+
+    /// The fewest classes whose allowing clears every violation: a greedy cover over each
+    /// refused class and its real superclasses (never NSObject, which would allow everything).
+    func minimalAdditions(for violations: [AllowListReport.Violation]) -> [String] {
+        var uncovered = Set(violations.map(\.className))
+        var chains: [String: [String]] = [:]
+        for v in violations { chains[v.className] = v.judgedChain.filter { $0 != "NSObject" } }
+        var chosen: [String] = []
+        while !uncovered.isEmpty {
+            var best: (name: String, covers: Set<String>)?
+            for name in uncovered.sorted() {
+                for candidate in chains[name] ?? [name] {
+                    let covers = Set(uncovered.filter { (chains[$0] ?? [$0]).contains(candidate) })
+                    if best.map({ covers.count > $0.covers.count }) ?? true { best = (candidate, covers) }
+                }
+            }
+            guard let pick = best, !pick.covers.isEmpty else { break }
+            chosen.append(SwiftClassName.demangle(pick.name) ?? pick.name)
+            uncovered.subtract(pick.covers)
+        }
+        return chosen
+    }
+}

@@ -1,0 +1,31 @@
+import PropertyList
+
+/// A path into a payload: `.` is the whole value, `.settings.tint` a key path, `.items[2]` an
+/// array element. `unarchive --select` uses it to keep only part of a payload, such as the
+/// struct inside a box class.
+public struct PayloadPath: Sendable, Hashable, CustomStringConvertible {
+    public var components: [String]
+
+    public init(_ text: String) {
+        components = PayloadArchiver.components(text)
+    }
+
+    public var description: String {
+        components.isEmpty ? "." : components.reduce("") { $0 + ($1.hasPrefix("[") ? $1 : "." + $1) }
+    }
+
+    /// The value at this path, or nil when some step does not exist.
+    public func value(in root: PropertyListValue) -> PropertyListValue? {
+        var current = root
+        for c in components {
+            if c.hasPrefix("["), c.hasSuffix("]"), let i = Int(c.dropFirst().dropLast()) {
+                guard case .array(let a) = current, a.indices.contains(i) else { return nil }
+                current = a[i]
+            } else {
+                guard case .dictionary(let d) = current, let next = d[c] else { return nil }
+                current = next
+            }
+        }
+        return current
+    }
+}

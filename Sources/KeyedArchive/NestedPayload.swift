@@ -1,0 +1,176 @@
+import Foundation
+import PropertyList
+
+/// What the bytes of an NSData hold, when they are a format Archivist recognizes.
+///
+/// Archives often carry other documents as data: a plist or a whole keyed archive (Core Data
+/// Transformable attributes inside archives), JSON (a Codable struct boxed in an NSObject), or
+/// an image. Naming them turns an opaque `{length = 4096, bytes = …}` into something a person
+/// can act on. Identification reads only the bytes' content, never a file name.
+public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
+    /// A binary or XML property list that is not a keyed archive.
+    case propertyList(PropertyListFormat)
+    /// A property list whose top level has `$archiver` and `$objects`.
+    case keyedArchive(PropertyListFormat)
+    /// A JSON object or array (RFC 8259).
+    case json
+    /// A PNG image, with its size from the IHDR chunk (0×0 when the chunk is cut off).
+    case png(width: Int, height: Int)
+    case jpeg
+    case gif
+    /// HEIC or HEIF: an ISO base media file whose `ftyp` brand is heic, heix, mif1 or msf1.
+    case heic
+    case pdf
+    case gzip
+    /// A zlib stream (RFC 1950), as `NSData.compressed(using: .zlib)` does not write but many
+    /// apps do by hand.
+    case zlib
+
+    /// A short label: `PNG image 64×64`, `keyed archive (binary property list)`.
+    public var description: String {
+        switch self {
+        case .propertyList(let format): format.description
+        case .keyedArchive(let format): "keyed archive (\(format.description))"
+        case .json: "JSON"
+        case .png(let width, let height): width > 0 || height > 0 ? "PNG image \(width)×\(height)" : "PNG image"
+        case .jpeg: "JPEG image"
+        case .gif: "GIF image"
+        case .heic: "HEIC image"
+        case .pdf: "PDF document"
+        case .gzip: "gzip data"
+        case .zlib: "zlib data"
+        }
+    }
+
+    /// A stable identifier for machines: `binaryPlist`, `keyedArchive`, `json`, `png`, …
+    public var kind: String {
+        switch self {
+        case .propertyList: "propertyList"
+        case .keyedArchive: "keyedArchive"
+        case .json: "json"
+        case .png: "png"
+        case .jpeg: "jpeg"
+        case .gif: "gif"
+        case .heic: "heic"
+        case .pdf: "pdf"
+        case .gzip: "gzip"
+        case .zlib: "zlib"
+        }
+    }
+
+    /// Whether `expand` can decode this payload into values.
+    public var isExpandable: Bool {
+        switch self {
+        case .propertyList, .keyedArchive, .json: true
+        default: false
+        }
+    }
+
+    /// Names what `data` holds, or nil for bytes of no recognized format.
+    ///
+    /// Plists and JSON are identified only when they parse (with `options`' limits), so text
+    /// that merely starts with `{` or `<?xml` is not mistaken for one.
+    public static func identify(_ data: Data, options: PropertyListReadOptions = .default) -> NestedPayload? {
+        inspect(data, options: options).payload
+    }
+
+    /// The decoded value of a nested plist, keyed archive or JSON document.
+    public enum Content: Sendable, Hashable {
+        case propertyList(PropertyListValue, format: PropertyListFormat)
+        case keyedArchive(KeyedArchive, format: PropertyListFormat)
+        case json(PropertyListValue)
+    }
+
+    /// Decodes a nested plist, keyed archive or JSON document; nil for anything else.
+    ///
+    /// A plist that looks like a keyed archive but does not decode as one comes back as
+    /// `.propertyList`, so a damaged inner archive can still be read as a plain plist.
+    /// Callers that expand recursively (archives inside archives) bound their own nesting: see
+    /// `NestedPayloadOptions.maximumNesting`.
+    public static func expand(_ data: Data, options: KeyedArchiveReadOptions = .default) -> Content? {
+        inspect(data, options: options.propertyList, archiveOptions: options, decodesArchive: true).content
+    }
+
+    /// Identifies and, for plists and JSON, parses once: `identify` and `expand` share it.
+    static func inspect(_ data: Data, options: PropertyListReadOptions, archiveOptions: KeyedArchiveReadOptions? = nil,
+                        decodesArchive: Bool = false) -> (payload: NestedPayload?, content: Content?) {
+        if let binary = magic(data) { return (binary, nil) }
+        let reader = PropertyListReader(options: options)
+        // `bplist`, or `<?xml`, `<!DOCTYPE` or `<plist` in any of the encodings XML allows.
+        let detected = data.starts(with: Self.bplist) ? .binary : PropertyListFormat.detect(data.prefix(64))
+        if let format = detected, format == .binary || format == .xml {
+            guard let value = try? reader.read(data, as: format) else { return (nil, nil) }
+            guard KeyedArchive.isKeyedArchive(value) else { return (.propertyList(format), .propertyList(value, format: format)) }
+            guard decodesArchive else { return (.keyedArchive(format), nil) }
+            var archiveOptions = archiveOptions ?? KeyedArchiveReadOptions()
+            archiveOptions.propertyList = options
+            if let archive = try? KeyedArchive(plist: value, options: archiveOptions) {
+                return (.keyedArchive(format), .keyedArchive(archive, format: format))
+            }
+            return (.keyedArchive(format), .propertyList(value, format: format))
+        }
+        if startsLikeJSON(data), let value = try? JSONPropertyListReader(options: options).read(data) {
+            return (.json, .json(value))
+        }
+        return (nil, nil)
+    }
+
+    static let bplist = Array("bplist".utf8)
+
+    /// Formats known by their first bytes alone.
+    static func magic(_ data: Data) -> NestedPayload? {
+        // Read only a short head: the checks below need at most 24 bytes.
+        let head = [UInt8](data.prefix(24))
+        func starts(_ bytes: [UInt8]) -> Bool { head.starts(with: bytes) }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            // IHDR is the first chunk: length (4), "IHDR", width (4, big-endian), height (4).
+            guard head.count >= 24, head[12..<16].elementsEqual("IHDR".utf8) else { return .png(width: 0, height: 0) }
+            func bigEndian(_ at: Int) -> Int { head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+            return .png(width: bigEndian(16), height: bigEndian(20))
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if head.count >= 12, head[4..<8].elementsEqual("ftyp".utf8) {
+            let brand = String(decoding: head[8..<12], as: UTF8.self)
+            if ["heic", "heix", "mif1", "msf1"].contains(brand) { return .heic }
+        }
+        if starts(Array("%PDF-".utf8)) { return .pdf }
+        if starts([0x1F, 0x8B, 0x08]) { return .gzip }
+        if head.count >= 2, head[0] == 0x78, [0x01, 0x5E, 0x9C, 0xDA].contains(head[1]),
+           (Int(head[0]) << 8 | Int(head[1])) % 31 == 0 {
+            // CMF 0x78 is deflate with a 32 KiB window; FCHECK makes the pair a multiple of 31.
+            return .zlib
+        }
+        return nil
+    }
+
+    /// `{` or `[` after optional whitespace: the only roots this identifies as JSON.
+    static func startsLikeJSON(_ data: Data) -> Bool {
+        guard let first = firstSignificantByte(data) else { return false }
+        return data[first] == UInt8(ascii: "{") || data[first] == UInt8(ascii: "[")
+    }
+
+    static func firstSignificantByte(_ data: Data) -> Data.Index? {
+        var i = data.startIndex
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) { i += 3 }
+        while i < data.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(data[i]) { i += 1 }
+        return i < data.endIndex ? i : nil
+    }
+}
+
+/// Whether and how deep renderers decode nested plists, archives and JSON held in NSData.
+public struct NestedPayloadOptions: Sendable, Hashable {
+    /// Decode nested documents and show them in place. Off by default: labels only.
+    public var expands: Bool = false
+    /// How many levels of documents inside documents are expanded (an archive inside an
+    /// archive inside an archive…). Default 4; deeper payloads are labelled, not decoded.
+    public var maximumNesting: Int = 4
+    /// Limits for reading each nested document.
+    public var readOptions: KeyedArchiveReadOptions = .default
+
+    public init(expands: Bool = false, maximumNesting: Int = 4, readOptions: KeyedArchiveReadOptions = .default) {
+        self.expands = expands
+        self.maximumNesting = maximumNesting
+        self.readOptions = readOptions
+    }
+}

@@ -1,0 +1,71 @@
+import ArchivePayload
+import ArgumentParser
+import Foundation
+import KeyedArchive
+import PropertyList
+
+extension Archivist {
+    /// `archivist archive FILE --class PATH=CLASS`: a keyed archive built from a payload.
+    struct Archive: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Build a keyed archive from a JSON or plist payload, with the classes you name.",
+            discussion: """
+                Dictionaries become NSDictionary, arrays NSArray, strings NSString, numbers \
+                NSNumber, unless --class names a class for the value at a path: . is the root, \
+                .a.b a key path, .items[] every element and .items[2] one. UIColor and NSColor \
+                take {red, green, blue, alpha}; NSURL and NSUUID a string; NSDate seconds since \
+                2001; NSData base64; any other class writes an object whose fields are the \
+                dictionary's entries, as encode(_:forKey:) does. \
+                Example: archivist archive color.json --class .=UIColor -o color.bplist
+                """
+        )
+
+        enum Target: String, ExpressibleByArgument, CaseIterable {
+            case binary, xml
+        }
+
+        @Argument(help: "The payload (JSON or any plist), or - for standard input.")
+        var file: String
+
+        @Option(name: .customLong("class"), help: ArgumentHelp("The class of the value at PATH. Repeatable.", valueName: "PATH=CLASS"))
+        var classes: [String] = []
+
+        @Option(help: "The archive's format: binary (as NSKeyedArchiver writes) or xml.")
+        var to: Target = .binary
+
+        @Option(name: .shortAndLong, help: "Write here instead of standard output.")
+        var output: String?
+
+        @OptionGroup(title: "Reading limits")
+        var reading: ReadingOptions
+
+        func validate() throws {
+            for c in classes {
+                let parts = c.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, !parts[1].isEmpty else {
+                    throw ValidationError("--class takes PATH=CLASS, such as .=UIColor or .items[].tint=UIColor (got \"\(c)\")")
+                }
+            }
+        }
+
+        func run() throws {
+            try reportingFailures { () throws(CommandFailure) in
+                let input = InputFile(path: file)
+                let (payload, _) = try input.readPropertyList(reading)
+                var mapping: [String: String] = [:]
+                for c in classes {
+                    let parts = c.split(separator: "=", maxSplits: 1).map(String.init)
+                    if parts.count == 2 { mapping[parts[0]] = parts[1] }
+                }
+                let data: Data
+                do {
+                    let archive = try PayloadArchiver(classes: mapping).archive(payload)
+                    data = try KeyedArchiveWriter().write(archive, format: to == .binary ? .binary : .xml)
+                } catch {
+                    throw CommandFailure(file: input.displayName, message: "\(error)")
+                }
+                try OutputFile(path: output).write(data)
+            }
+        }
+    }
+}

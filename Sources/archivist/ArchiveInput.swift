@@ -1,0 +1,28 @@
+import ArchivePayload
+import Foundation
+import KeyedArchive
+import PropertyList
+
+extension InputFile {
+    /// Reads and decodes the input as a keyed archive.
+    func readArchive(_ reading: ReadingOptions, topKey: String? = nil) throws(CommandFailure) -> KeyedArchive {
+        let data = try read(limit: reading.maximumInputSize)
+        var options = KeyedArchiveReadOptions()
+        options.propertyList = reading.readOptions
+        options.maximumDepth = reading.maximumDepth
+        if let topKey { options.topKey = topKey }
+        do {
+            return try KeyedArchive(data: data, options: options)
+        } catch {
+            // Say what the bytes are when they are not an archive: a PNG, a plain plist…
+            if error.code != .propertyList, let plist = try? PropertyListReader(options: reading.readOptions).read(data),
+               !KeyedArchive.isKeyedArchive(plist.value) {
+                throw CommandFailure(file: displayName, message: "not a keyed archive: a plain \(plist.format) (\(error.description))")
+            }
+            if let kind = NestedPayload.identify(data) {
+                throw CommandFailure(file: displayName, message: "not a keyed archive: \(kind), \(data.count) bytes")
+            }
+            throw CommandFailure(file: displayName, message: error.description)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import ArchivePayload
+import ArgumentParser
+import Foundation
+import KeyedArchive
+import PropertyList
+
+extension Archivist {
+    /// `archivist check FILE...`: would NSSecureUnarchiveFromDataTransformer accept these blobs?
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check keyed archives against a secure-coding allow-list.",
+            discussion: """
+                Applies NSSecureUnarchiveFromDataTransformer's rules to every object in each \
+                archive: a class passes when it, or a superclass in the real Foundation, UIKit \
+                and AppKit hierarchy, is allowed. The default list is the transformer's \
+                allowedTopLevelClasses (NSArray, NSDictionary, NSSet, NSString, NSNumber, NSDate, \
+                NSData, NSURL, NSUUID, NSNull). For each refused object it prints the class, the \
+                path from the root and the object's UID, then the smallest --allow set and the \
+                allowedTopLevelClasses override that would accept the blob. Exits 0 when every \
+                blob would be accepted, 1 otherwise.
+                """
+        )
+
+        @Argument(help: "The archives to check; - reads standard input.")
+        var files: [String]
+
+        @OptionGroup(title: "Allowed classes")
+        var allow: AllowListOptions
+
+        @Option(help: "Output format: text, or json for machines.")
+        var format: ReportFormat = .text
+
+        @OptionGroup(title: "Reading limits")
+        var reading: ReadingOptions
+
+        func validate() throws {
+            guard !files.isEmpty else { throw ValidationError("give at least one FILE") }
+        }
+
+        func run() throws {
+            let checker = AllowListChecker(allowList: allow.allowList)
+            let colors = Palette(enabled: Terminal.colorsEnabled())
+            var allAccepted = true
+            var records: [PropertyListValue] = []
+            var text = ""
+            for path in files {
+                let input = InputFile(path: path)
+                do throws(CommandFailure) {
+                    let archive = try input.readArchive(reading)
+                    let report = checker.check(archive)
+                    if !report.isAccepted { allAccepted = false }
+                    records.append(CheckReportJSON.record(file: input.displayName, report: report, archive: archive))
+                    text += CheckReportText.render(file: input.displayName, report: report, archive: archive, colors: colors)
+                } catch {
+                    allAccepted = false
+                    error.report()
+                    records.append(.dictionary(PropertyListDictionary([
+                        ("file", .string(input.displayName)), ("accepted", false), ("error", .string(error.message)),
+                    ])))
+                }
+            }
+            switch format {
+            case .text:
+                FileHandle.standardOutput.write(Data(text.utf8))
+            case .json:
+                var options = JSONWriteOptions()
+                options.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+                if let data = try? JSONPropertyListWriter(options: options).write(.array(records)) {
+                    FileHandle.standardOutput.write(data + Data("\n".utf8))
+                }
+            }
+            if !allAccepted { throw ExitCode(1) }
+        }
+    }
+}

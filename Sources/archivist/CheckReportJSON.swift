@@ -1,0 +1,32 @@
+import ArchivePayload
+import KeyedArchive
+import PropertyList
+
+/// `check --format json`: one record per file.
+enum CheckReportJSON {
+    static func record(file: String, report: AllowListReport, archive: KeyedArchive) -> PropertyListValue {
+        var d = PropertyListDictionary()
+        d.append(key: "file", value: .string(file))
+        d.append(key: "accepted", value: .bool(report.isAccepted))
+        d.append(key: "allowedClasses", value: .array(report.allowList.classes.map { .string($0) }))
+        d.append(key: "violations", value: .array(report.violations.map { v in
+            .dictionary(PropertyListDictionary([
+                ("class", .string(v.className)), ("readableClass", .string(v.readableClassName)),
+                ("uid", .integer(PropertyListInteger(v.uid))), ("path", .string(v.path)),
+                ("judgedHierarchy", .array(v.judgedChain.map { .string($0) })), ("reason", .string(v.reason)),
+            ]))
+        }))
+        d.append(key: "warnings", value: .array(report.warnings.map { w in
+            var entry = PropertyListDictionary([("kind", .string(w.kind.rawValue)), ("message", .string(w.message))])
+            if let uid = w.uid { entry.append(key: "uid", value: .integer(PropertyListInteger(uid))) }
+            if let path = w.path { entry.append(key: "path", value: .string(path)) }
+            return .dictionary(entry)
+        }))
+        d.append(key: "suggestedAllow", value: .array(report.suggestedAdditions.map { .string($0) }))
+        d.append(key: "swiftSnippet", value: .string(report.swiftSnippet))
+        d.append(key: "classes", value: .dictionary(PropertyListDictionary(archive.classCounts.map {
+            (.string($0.name), .integer(PropertyListInteger($0.count)))
+        })))
+        return .dictionary(d)
+    }
+}

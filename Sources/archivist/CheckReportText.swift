@@ -1,0 +1,30 @@
+import ArchivePayload
+import KeyedArchive
+
+/// `check`'s report for people.
+enum CheckReportText {
+    static func render(file: String, report: AllowListReport, archive: KeyedArchive, colors: Palette) -> String {
+        var out = ""
+        let classes = archive.classCounts.map(\.name).joined(separator: ", ")
+        if report.isAccepted {
+            let count = archive.decodedObjects.count
+            out += "\(file): \(colors.good("accepted")) (\(count) object\(count == 1 ? "" : "s"): \(classes))\n"
+        } else {
+            out += "\(file): \(colors.bad("refused")), \(report.violations.count) object\(report.violations.count == 1 ? "" : "s") of classes not allowed\n"
+            for v in report.violations {
+                let written = v.className == v.readableClassName ? "" : " (written \(v.className))"
+                out += "  \(colors.bad(v.readableClassName))\(written) #\(v.uid) at \(v.path): \(v.reason)\n"
+            }
+            let flags = report.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
+            out += "  to accept it: \(flags)\n"
+            out += "  or in the app's transformer:\n"
+            for line in report.swiftSnippet.split(separator: "\n", omittingEmptySubsequences: false) {
+                out += "    \(line)\n"
+            }
+        }
+        for w in report.warnings where w.kind != .untrustedHierarchy {
+            out += "  \(colors.warn("warning")): \(w.message)\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import KeyedArchive
+import PropertyList
+
+extension Archivist {
+    /// `archivist inspect FILE`: the object graph of a keyed archive, as a tree, JSON or a graph.
+    struct Inspect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the objects of an NSKeyedArchiver archive.",
+            discussion: """
+                text (the default) prints an indented tree from the root: each object as #UID and \
+                its class, shared objects as → #UID, cycles as ↺ #UID, data labelled with what it \
+                holds (plist, archive, JSON, PNG…), then the classes and their counts. Colors are \
+                used only when standard output is a terminal and NO_COLOR is unset. json gives \
+                the typed tree losslessly (see docs/inspect-json-schema.md); dot gives a Graphviz \
+                graph. Exits 1 when FILE is not a readable keyed archive.
+                """
+        )
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case text, json, dot
+        }
+
+        @Argument(help: "The keyed archive to inspect, or - for standard input.")
+        var file: String
+
+        @Option(help: "Output format: text, json or dot.")
+        var format: Format = .text
+
+        @Flag(help: "Decode plists, keyed archives and JSON held in data, and show them in place.")
+        var expandNested = false
+
+        @Option(help: ArgumentHelp("The $top key of the root object (default: root).", valueName: "KEY"))
+        var top: String?
+
+        @OptionGroup(title: "Reading limits")
+        var reading: ReadingOptions
+
+        func run() throws {
+            try reportingFailures { () throws(CommandFailure) in
+                let input = InputFile(path: file)
+                let data = try input.read(limit: reading.maximumInputSize)
+                var options = KeyedArchiveReadOptions()
+                options.propertyList = reading.readOptions
+                options.maximumDepth = reading.maximumDepth
+                if let top { options.topKey = top }
+                let archive: KeyedArchive
+                do throws(KeyedArchiveError) {
+                    archive = try KeyedArchive(data: data, options: options)
+                } catch {
+                    throw CommandFailure(file: input.displayName, message: error.description)
+                }
+                if let top, !archive.top.contains(where: { $0.key == top }) {
+                    let keys = archive.top.map(\.key).joined(separator: ", ")
+                    throw CommandFailure(file: input.displayName, message: "$top has no entry \"\(top)\" (it has: \(keys))")
+                }
+                let nested = NestedPayloadOptions(expands: expandNested, readOptions: options)
+                let output: Data
+                switch format {
+                case .text:
+                    let printer = KeyedArchiveTreePrinter(usesColors: Terminal.colorsEnabled(), nested: nested)
+                    output = Data(printer.render(archive).utf8)
+                case .json:
+                    do throws(PropertyListError) {
+                        output = try KeyedArchiveJSONExporter(nested: nested).write(archive)
+                    } catch {
+                        throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
+                    }
+                case .dot:
+                    output = Data(KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).render(archive).utf8)
+                }
+                try OutputFile(path: nil).write(output)
+            }
+        }
+    }
+}

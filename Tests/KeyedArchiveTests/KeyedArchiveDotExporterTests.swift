@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import KeyedArchive
+import PropertyList
+
+@Suite struct KeyedArchiveDotExporterTests {
+    @Test func theGraphIsADigraphWithOneNodePerObjectAndOneEdgePerReference() throws {
+        let archive = try KeyedArchive(data: try TestArchive.fixture("NSKeyedUnarchiver-ComplexTest.plist"))
+        let dot = KeyedArchiveDotExporter().render(archive)
+        #expect(dot.hasPrefix("digraph archive {\n"))
+        #expect(dot.hasSuffix("}\n"))
+        let nodes = dot.split(separator: "\n").filter { $0.hasPrefix("  o") && !$0.contains("->") }
+        #expect(nodes.count == archive.decodedObjects.count)
+        // 4 keys + 4 values of the root, 4 array elements, 1 + 1 in the inner dictionary,
+        // 2 + 1 for the URLs, and the $top entry.
+        #expect(dot.components(separatedBy: " -> ").count - 1 == 18)
+        #expect(dot.contains("  top -> o1 [label=\"root\"];\n"))
+        #expect(dot.contains("  o6 -> o9 [label=\"[1]\"];\n"))
+        #expect(dot.contains("  o1 -> o9 [label=\"\\\"string\\\"\"];\n"), "a dictionary value is labelled by its key")
+        #expect(dot.contains("  o16 -> o17 [label=\"NS.base\"];\n"))
+        #expect(dot.contains("  o16 [label=\"#16 NSURL\\nhttps://www.swift.org/index.xml\"];\n"))
+    }
+
+    @Test func quotesBackslashesAndLineBreaksInLabelsAreEscaped() throws {
+        let archive = try TestArchive.decode([
+            TestArchive.object(3, [("say \"hi\"", .uid(2))]),
+            "back\\slash\nnext line",
+            TestArchive.classDictionary("Thing"),
+        ])
+        let dot = KeyedArchiveDotExporter().render(archive)
+        #expect(dot.contains("  o1 -> o2 [label=\"say \\\"hi\\\"\"];\n"))
+        // The summary quotes the string (\\ and \n escapes), and DOT escapes those backslashes again.
+        #expect(dot.contains("  o2 [label=\"#2 NSString\\n\\\"back\\\\\\\\slash\\\\nnext line\\\"\"];\n"))
+    }
+
+    @Test func aSelfReferenceIsALoopEdge() throws {
+        let archive = try TestArchive.decode([
+            TestArchive.object(2, [("next", .uid(1))]),
+            TestArchive.classDictionary("Node"),
+        ])
+        #expect(KeyedArchiveDotExporter().render(archive).contains("  o1 -> o1 [label=\"next\"];\n"))
+    }
+}
