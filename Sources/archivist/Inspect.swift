@@ -40,17 +40,10 @@ extension Archivist {
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
-                let data = try input.read(limit: reading.maximumInputSize)
+                let archive = try input.readArchive(reading, topKey: top)
                 var options = KeyedArchiveReadOptions()
                 options.propertyList = reading.readOptions
                 options.maximumDepth = reading.maximumDepth
-                if let top { options.topKey = top }
-                let archive: KeyedArchive
-                do throws(KeyedArchiveError) {
-                    archive = try KeyedArchive(data: data, options: options)
-                } catch {
-                    throw CommandFailure(file: input.displayName, message: error.description)
-                }
                 if let top, !archive.top.contains(where: { $0.key == top }) {
                     let keys = archive.top.map(\.key).joined(separator: ", ")
                     throw CommandFailure(file: input.displayName, message: "$top has no entry \"\(top)\" (it has: \(keys))")

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// `check`, `unarchive` and `archive`, run as a user runs them, on the fixture blobs.
+@Suite struct PayloadCLITests {
+    static func archive(_ name: String) -> String {
+        ArchivistProcess.repository.appendingPathComponent("Fixtures/archives/\(name)").path
+    }
+
+    struct Color: Codable, Equatable {
+        var red: Double
+        var green: Double
+        var blue: Double
+        var alpha: Double
+    }
+
+    @Test func checkRefusesAUIColorTintWithTheClassPathAndTheFix() throws {
+        let r = try ArchivistProcess.run(["check", Self.archive("uicolor-tint.bplist")])
+        #expect(r.status == 1)
+        #expect(r.out.contains("refused"))
+        #expect(r.out.contains("UIColor #1 at root"))
+        #expect(r.out.contains("--allow UIColor"))
+        #expect(r.out.contains("super.allowedTopLevelClasses + [UIColor.self]"))
+    }
+
+    @Test func checkAcceptsWithAllowAndExitsZero() throws {
+        let r = try ArchivistProcess.run(["check", "--allow", "UIColor", Self.archive("uicolor-tint.bplist"), Self.archive("legacy-string-array.bplist")])
+        #expect(r.status == 0, "\(r.out)\(r.err)")
+        #expect(r.out.components(separatedBy: "accepted").count == 3)
+    }
+
+    @Test func checkSpeaksJSONWithEveryViolation() throws {
+        let r = try ArchivistProcess.run(["check", "--format", "json", Self.archive("serializable-color-mangled.bplist")])
+        #expect(r.status == 1)
+        let records = try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]]
+        let violation = (records?.first?["violations"] as? [[String: Any]])?.first
+        #expect(violation?["readableClass"] as? String == "Eventail.SerializableColor")
+        #expect(violation?["class"] as? String == "_TtC8Eventail17SerializableColor")
+        #expect(violation?["path"] as? String == "root")
+        #expect(records?.first?["suggestedAllow"] as? [String] == ["Eventail.SerializableColor"])
+    }
+
+    @Test func checkWithOnlyReplacesTheDefaultList() throws {
+        let r = try ArchivistProcess.run(["check", Self.archive("configuration-box-json.bplist"), "--only", "MyApp.ConfigurationBox", "NSData"])
+        #expect(r.status == 0, "\(r.out)\(r.err)")
+        let refused = try ArchivistProcess.run(["check", Self.archive("legacy-string-array.bplist"), "--only", "NSString"])
+        #expect(refused.status == 1)
+        #expect(refused.out.contains("NSArray"))
+    }
+
+    @Test func checkSaysWhatANonArchiveIs() throws {
+        let r = try ArchivistProcess.run(["check", Self.archive("photo.png")])
+        #expect(r.status == 1)
+        #expect(r.err.contains("not a keyed archive: PNG image 2×1"))
+    }
+
+    @Test func unarchiveRefusesARejectedBlobAndNamesTheFix() throws {
+        let r = try ArchivistProcess.run(["unarchive", Self.archive("uicolor-tint.bplist"), "--to", "json"])
+        #expect(r.status == 1)
+        #expect(r.out.isEmpty)
+        #expect(r.err.contains("--allow UIColor"))
+    }
+
+    @Test func unarchiveToJSONAndToBinaryDecodeIntoTheColorStruct() throws {
+        let json = try ArchivistProcess.run(["unarchive", "--allow", "UIColor", Self.archive("uicolor-tint.bplist"), "--to", "json"])
+        #expect(json.status == 0, "\(json.err)")
+        let fromJSON = try JSONDecoder().decode(Color.self, from: json.stdout)
+        #expect(fromJSON == Color(red: 0.176, green: 0.165, blue: 0.51, alpha: 1))
+        let out = ArchivistProcess.temporaryFile("color.bplist")
+        let binary = try ArchivistProcess.run(["unarchive", "--allow", "UIColor", Self.archive("uicolor-tint.bplist"), "--to", "binary", "-o", out])
+        #expect(binary.status == 0, "\(binary.err)")
+        let fromPlist = try PropertyListDecoder().decode(Color.self, from: try Data(contentsOf: URL(fileURLWithPath: out)))
+        #expect(fromPlist == fromJSON)
+    }
+
+    @Test func unarchiveSelectsTheStructInsideABox() throws {
+        struct Configuration: Codable, Equatable {
+            var theme: String
+            var fontSize: Int
+            var showsBadges: Bool
+            var accent: String
+        }
+        let r = try ArchivistProcess.run(["unarchive", Self.archive("configuration-box-json.bplist"), "--to", "json",
+                                          "--expand-nested", "--select", ".unbox", "--only", "MyApp.ConfigurationBox,NSData"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(try JSONDecoder().decode(Configuration.self, from: r.stdout) == Configuration(theme: "dark", fontSize: 14, showsBadges: true, accent: "#FF6600"))
+    }
+
+    @Test func unarchiveRefusesACycleNamingThePath() throws {
+        let r = try ArchivistProcess.run(["unarchive", "--no-check", Self.archive("cycle-self-reference.bplist"), "--to", "json"])
+        #expect(r.status == 1)
+        #expect(r.err.contains("root.next refers back to root"))
+    }
+
+    @Test func unarchiveKeepsClassNamesWhenAsked() throws {
+        let r = try ArchivistProcess.run(["unarchive", "--no-check", "--keep-class", Self.archive("user-details-nscoding.bplist"), "--to", "json"])
+        #expect(r.status == 0)
+        #expect(r.out == #"{"$class":"MyApp.UserDetails","eyeColor":"green","carsNumber":2}"#)
+    }
+
+    @Test func archiveBuildsAUIColorThatCheckAndUnarchiveReadBack() throws {
+        let payload = ArchivistProcess.temporaryFile("color.json")
+        try Data(#"{"red":0.25,"green":0.5,"blue":0.75,"alpha":1}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        let blob = ArchivistProcess.temporaryFile("color.bplist")
+        let r = try ArchivistProcess.run(["archive", payload, "--class", ".=UIColor", "-o", blob])
+        #expect(r.status == 0, "\(r.err)")
+        let inspect = try ArchivistProcess.run(["inspect", blob])
+        #expect(inspect.out.contains("UIColor rgba(0.25, 0.5, 0.75, 1)"))
+        let back = try ArchivistProcess.run(["unarchive", "--allow", "UIColor", blob, "--to", "json"])
+        #expect(try JSONDecoder().decode(Color.self, from: back.stdout) == Color(red: 0.25, green: 0.5, blue: 0.75, alpha: 1))
+    }
+
+    @Test func archiveWritesFoundationClassesThatFoundationUnarchives() throws {
+        let payload = ArchivistProcess.temporaryFile("list.json")
+        try Data(#"{"names":["a","b"],"count":2,"site":"https://example.com/x"}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        let blob = ArchivistProcess.temporaryFile("list.bplist")
+        let r = try ArchivistProcess.run(["archive", payload, "--class", ".site=NSURL", "-o", blob])
+        #expect(r.status == 0, "\(r.err)")
+        let object = try NSKeyedUnarchiver.unarchivedObject(ofClasses: [NSDictionary.self, NSArray.self, NSString.self, NSNumber.self, NSURL.self],
+                                                            from: try Data(contentsOf: URL(fileURLWithPath: blob)))
+        let d = object as? [String: Any]
+        #expect(d?["names"] as? [String] == ["a", "b"])
+        #expect((d?["count"] as? NSNumber)?.intValue == 2)
+        #expect((d?["site"] as? URL)?.absoluteString == "https://example.com/x")
+    }
+
+    @Test func archiveRejectsAMalformedClassAssignmentAsAUsageError() throws {
+        let r = try ArchivistProcess.run(["archive", "x.json", "--class", "UIColor"])
+        #expect(r.status == 64)
+    }
+
+    @Test func archiveRefusesAClassThatDoesNotFitItsValue() throws {
+        let payload = ArchivistProcess.temporaryFile("bad.json")
+        try Data(#"{"red":"x"}"#.utf8).write(to: URL(fileURLWithPath: payload))
+        let r = try ArchivistProcess.run(["archive", payload, "--class", ".=UIColor"])
+        #expect(r.status == 1)
+        #expect(r.err.contains("UIColor at . needs an object with red, green, blue and alpha"))
+    }
+}
