@@ -38,8 +38,9 @@ public struct AllowListChecker: Sendable {
             warnings.append(.init(kind: .bypass, message: "the list names NSObject, which every class inherits from: the check is bypassed and any class is accepted"))
         }
         var warnedPlistTypes: Set<String> = []
-        for object in archive.decodedObjects {
-            let path = paths.path(to: object.uid)
+        // Verdicts by class description: every object of a class shares its class's verdict.
+        var verdicts: [Int: Bool] = [:]
+        for case let object? in archive.objects {
             guard let archivedClass = object.archivedClass else {
                 // An inline plist value: Foundation allows it and logs a warning unless listed.
                 let name = object.className
@@ -48,12 +49,16 @@ public struct AllowListChecker: Sendable {
                     warnedPlistTypes.insert(name)
                     warnings.append(.init(kind: .implicitPlistType,
                                           message: "allowed unarchiving safe plist type '\(name)' for key '\(paths.lastKey(of: object.uid))', even though it was not explicitly included in the allowed classes set",
-                                          uid: object.uid, path: path))
+                                          uid: object.uid, path: paths.path(to: object.uid)))
                 }
                 continue
             }
+            if let verdict = verdicts[archivedClass.uid], verdict { continue }
             let judged = chain(of: object)
-            if judged.contains(where: allowed) { continue }
+            let passes = judged.contains(where: allowed)
+            verdicts[archivedClass.uid] = passes
+            if passes { continue }
+            let path = paths.path(to: object.uid)
             var reason = "\(archivedClass.readableName) is not in the allowed classes"
             let claimed = archivedClass.chain.filter { $0 != archivedClass.name }
             if !allowList.trustsArchiveHierarchy, claimed.contains(where: allowed) {

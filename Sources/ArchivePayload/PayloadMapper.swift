@@ -38,38 +38,61 @@ public struct PayloadMapper: Sendable {
             throw PayloadError(.noRoot, "the archive has no root object ($top has: \(keys.isEmpty ? "nothing" : keys)); choose one with --top")
         }
         var walk = Walk(archive: archive, options: options)
-        return try walk.map(root, path: "root", depth: 0) ?? .null
+        return try walk.map(root, depth: 0) ?? .null
     }
 
     struct Walk {
         let archive: KeyedArchive
         let options: PayloadOptions
-        /// Objects on the way from the root to the current one, with the path at each.
-        var ancestors: [Int: String] = [:]
+        /// The path from the root to the current value, rendered only for an error message.
+        var components: [PathComponent] = [.text("root")]
+        /// Objects on the way from the root to the current one, with where in the path each is.
+        var ancestors: [Int: Int] = [:]
         var nestedDepth = 0
 
-        var null: PropertyListValue { (options.target == .propertyList) ? .string("$null") : .null }
+        enum PathComponent {
+            case key(String)
+            case index(Int)
+            case text(String)
+        }
+
+        var null: PropertyListValue { options.target == .propertyList ? .string("$null") : .null }
+
+        func rendered(_ count: Int? = nil) -> String {
+            components.prefix(count ?? components.count).reduce(into: "") { out, c in
+                switch c {
+                case .key(let k): out += "." + k
+                case .index(let i): out += "[\(i)]"
+                case .text(let t): out += t
+                }
+            }
+        }
+
+        /// The payload of `value` one step further down the path.
+        mutating func map(_ value: ArchivedValue, at step: PathComponent, depth: Int) throws(PayloadError) -> PropertyListValue? {
+            components.append(step)
+            defer { components.removeLast() }
+            return try map(value, depth: depth)
+        }
 
         /// The payload of a value; nil means "absent" (a nil field left out of a dictionary).
-        mutating func map(_ value: ArchivedValue, path: String, depth: Int) throws(PayloadError) -> PropertyListValue? {
+        mutating func map(_ value: ArchivedValue, depth: Int) throws(PayloadError) -> PropertyListValue? {
             guard depth <= options.maximumDepth else {
-                throw PayloadError(.tooDeep, "objects nest deeper than \(options.maximumDepth) at \(path)")
+                throw PayloadError(.tooDeep, "objects nest deeper than \(options.maximumDepth) at \(rendered())")
             }
             switch value {
             case .null: return nil
             case .inline(let v): return inline(v)
             case .array(let elements):
-                var out: [PropertyListValue] = []
-                for (i, e) in elements.enumerated() { out.append(try map(e, path: "\(path)[\(i)]", depth: depth + 1) ?? null) }
-                return .array(out)
+                return try self.elements(elements, depth: depth)
             case .object(let uid):
                 guard let object = archive.object(value) else { return nil }
                 if let start = ancestors[uid] {
-                    throw PayloadError(.cycle, "cycle: \(path) refers back to \(start) (object #\(uid)); a payload cannot hold a loop")
+                    throw PayloadError(.cycle, "cycle: \(rendered()) refers back to \(rendered(start)) (object #\(uid)); a payload cannot hold a loop")
                 }
-                ancestors[uid] = path
+                ancestors[uid] = components.count
                 defer { ancestors[uid] = nil }
-                return try map(object, path: path, depth: depth)
+                return try map(object, depth: depth)
             }
         }
 
@@ -81,32 +104,32 @@ public struct PayloadMapper: Sendable {
             }
         }
 
-        mutating func elements(_ values: [ArchivedValue], path: String, depth: Int) throws(PayloadError) -> PropertyListValue {
+        mutating func elements(_ values: [ArchivedValue], depth: Int) throws(PayloadError) -> PropertyListValue {
             var out: [PropertyListValue] = []
             out.reserveCapacity(values.count)
-            for (i, e) in values.enumerated() { out.append(try map(e, path: "\(path)[\(i)]", depth: depth + 1) ?? null) }
+            for (i, e) in values.enumerated() { out.append(try map(e, at: .index(i), depth: depth + 1) ?? null) }
             return .array(out)
         }
 
-        mutating func map(_ object: ArchivedObject, path: String, depth: Int) throws(PayloadError) -> PropertyListValue? {
+        mutating func map(_ object: ArchivedObject, depth: Int) throws(PayloadError) -> PropertyListValue? {
             switch object.content {
             case .string(let s): return .string(s)
             case .number(let n): return n
             case .decimalNumber(let text): return Self.number(fromDecimal: text)
-            case .data(let d): return try expanded(d, path: path, depth: depth) ?? .data(d)
+            case .data(let d): return try expanded(d, depth: depth) ?? .data(d)
             case .date(let d): return .date(d)
             case .null: return null
             case .array(let a), .set(let a), .orderedSet(let a), .oldStyleArray(let a), .countedSet(let a, _):
-                return try elements(a, path: path, depth: depth)
+                return try elements(a, depth: depth)
             case .dictionary(let keys, let values):
-                return try dictionary(keys: keys, values: values, path: path, depth: depth)
+                return try dictionary(keys: keys, values: values, depth: depth)
             case .url:
                 let absolute = PropertyListValue.string(archive.absoluteURLString(of: object) ?? "")
                 guard options.target == .propertyList else { return absolute }
                 return .dictionary(PropertyListDictionary([(.string("relative"), absolute)]))
             case .uuid(let u): return .string(u.uuidString)
             case .attributedString(let string, _, _):
-                return try map(string, path: "\(path).NSString", depth: depth + 1) ?? .string("")
+                return try map(string, at: .key("NSString"), depth: depth + 1) ?? .string("")
             case .geometry(let g): return Self.geometry(g)
             case .indexSet(let ranges):
                 return .array(ranges.map { .array([.integer(PropertyListInteger($0.lowerBound)), .integer(PropertyListInteger($0.count))]) })
@@ -116,14 +139,14 @@ public struct PayloadMapper: Sendable {
                 var d = PropertyListDictionary()
                 d.append(key: "domain", value: .string(domain))
                 d.append(key: "code", value: .integer(PropertyListInteger(code)))
-                if let info = try map(userInfo, path: "\(path).NSUserInfo", depth: depth + 1) { d.append(key: "userInfo", value: info) }
+                if let info = try map(userInfo, at: .key("NSUserInfo"), depth: depth + 1) { d.append(key: "userInfo", value: info) }
                 return .dictionary(d)
             case .color(let c): return Self.color(c)
             case .object:
                 var d = PropertyListDictionary()
                 if options.keepsClassNames { d.append(key: "$class", value: .string(object.readableClassName)) }
                 for field in object.fields {
-                    let mapped = try map(field.value, path: "\(path).\(field.key)", depth: depth + 1)
+                    let mapped = try map(field.value, at: .key(field.key), depth: depth + 1)
                     if let mapped {
                         d.append(key: .string(field.key), value: mapped)
                     } else if !(options.target == .propertyList) {
@@ -134,13 +157,13 @@ public struct PayloadMapper: Sendable {
             }
         }
 
-        mutating func dictionary(keys: [ArchivedValue], values: [ArchivedValue], path: String, depth: Int) throws(PayloadError) -> PropertyListValue {
+        mutating func dictionary(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(PayloadError) -> PropertyListValue {
             var mappedKeys: [PropertyListValue] = []
             var mappedValues: [PropertyListValue] = []
             for (i, (k, v)) in zip(keys, values).enumerated() {
-                mappedKeys.append(try map(k, path: "\(path).NS.keys[\(i)]", depth: depth + 1) ?? null)
-                let keyText = mappedKeys.last?.stringValue ?? "[\(i)]"
-                mappedValues.append(try map(v, path: "\(path).\(keyText)", depth: depth + 1) ?? null)
+                mappedKeys.append(try map(k, at: .text(".NS.keys[\(i)]"), depth: depth + 1) ?? null)
+                let step: PathComponent = if let key = mappedKeys.last?.stringValue { .key(key) } else { .index(i) }
+                mappedValues.append(try map(v, at: step, depth: depth + 1) ?? null)
             }
             if mappedKeys.allSatisfy({ $0.stringValue != nil }) {
                 var d = PropertyListDictionary()
@@ -165,7 +188,7 @@ public struct PayloadMapper: Sendable {
         }
 
         /// NSData holding JSON, a property list or a keyed archive, decoded in place.
-        mutating func expanded(_ data: Data, path: String, depth: Int) throws(PayloadError) -> PropertyListValue? {
+        mutating func expanded(_ data: Data, depth: Int) throws(PayloadError) -> PropertyListValue? {
             guard options.expandsNestedPayloads, nestedDepth < 8, let kind = NestedPayload.identify(data) else { return nil }
             switch kind {
             case .json:
@@ -176,8 +199,9 @@ public struct PayloadMapper: Sendable {
                 guard let nested = try? KeyedArchive(data: data) else { return nil }
                 var inner = Walk(archive: nested, options: options)
                 inner.nestedDepth = nestedDepth + 1
+                inner.components = [.text(rendered() + "<archive>.root")]
                 guard let root = nested.root else { return nil }
-                return try inner.map(root, path: "\(path)<archive>.root", depth: depth + 1)
+                return try inner.map(root, depth: depth + 1)
             default:
                 return nil
             }

@@ -1,3 +1,4 @@
+import ArchivePayload
 import Foundation
 import KeyedArchive
 import PropertyList
@@ -70,6 +71,31 @@ struct ArchiveBenchmark {
             _ = try? NSKeyedUnarchiver.unarchivedObject(ofClasses: classes, from: data)
         }
         rows.append(.init(operation: "archive decode to typed tree (\(count) records, \(objects) objects, \(mb(data.count)))", ours: ours, foundation: theirs))
+
+        log("archives: decode and export the typed tree as JSON…")
+        let toJSON = time(settings.repetitions) {
+            guard let archive = try? KeyedArchive(data: data) else { return }
+            _ = try? KeyedArchiveJSONExporter().write(archive)
+        }
+        rows.append(.init(operation: "archive decode + inspect --format json", ours: toJSON, foundation: theirs))
+
+        if let archive = try? KeyedArchive(data: data) {
+            // Where the time goes, for the log.
+            var report: AllowListReport?
+            let check = time(1) { report = AllowListChecker().check(archive) }
+            var payload: PropertyListValue?
+            let map = time(1) { payload = try? PayloadMapper().payload(of: archive) }
+            let write = time(1) { _ = try? JSONPropertyListWriter().write(payload ?? .null) }
+            log(String(format: "archives: check %.3f s, map %.3f s, JSON write %.3f s (accepted: %@)", check, map, write, String(describing: report?.isAccepted)))
+        }
+        log("archives: check and unarchive to a JSON payload…")
+        let unarchive = time(settings.repetitions) {
+            guard let archive = try? KeyedArchive(data: data) else { return }
+            guard AllowListChecker().check(archive).isAccepted else { return }
+            guard let payload = try? PayloadMapper().payload(of: archive) else { return }
+            _ = try? JSONPropertyListWriter().write(payload)
+        }
+        rows.append(.init(operation: "archive check + unarchive --to json", ours: unarchive, foundation: theirs))
 
         let writeCount = settings.archiveWriteRecords
         let small = Self.records(writeCount)
