@@ -42,7 +42,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "archivist-bench",
-            dependencies: ["PropertyList", "KeyedArchive"]
+            dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload"]
         ),
         .executableTarget(
             name: "archivist-fixtures",

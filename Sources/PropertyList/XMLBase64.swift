@@ -1,0 +1,104 @@
+/// Base64 as XML property lists carry it: CF's line layout when writing, whitespace-tolerant
+/// strict decoding when reading.
+enum XMLBase64 {
+    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// 0...63 for alphabet bytes, 64 for whitespace, 65 for '=', 255 for anything else.
+    private static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: 255, count: 256)
+        for (i, c) in alphabet.enumerated() { table[Int(c)] = UInt8(i) }
+        for c in [0x20, 0x09, 0x0A, 0x0D] { table[c] = 64 }
+        table[Int(UInt8(ascii: "="))] = 65
+        return table
+    }()
+
+    /// Appends `bytes` the way CF's `_XMLPlistAppendDataUsingBase64` does: padded base64 cut into
+    /// lines of `76 - 8 * indent` characters, each indented with `indent` tabs (at most 8), because
+    /// CF counts a tab as 8 columns of a 76-column line.
+    static func appendEncoded(_ bytes: UnsafeRawBufferPointer, indent: Int, to out: inout [UInt8]) {
+        let indent = min(indent, 8)
+        let groupsPerLine = (76 - 8 * indent) / 4
+        let groupCount = (bytes.count + 2) / 3
+        out.reserveCapacity(out.count + groupCount * 4 + (groupCount / groupsPerLine + 1) * (indent + 1))
+        alphabet.withUnsafeBufferPointer { table in
+            var inLine = 0
+            for g in 0..<groupCount {
+                if inLine == 0 { out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: indent)) }
+                let i = 3 * g
+                let remaining = bytes.count - i
+                let b0 = Int(bytes[i])
+                let b1 = remaining > 1 ? Int(bytes[i + 1]) : 0
+                let b2 = remaining > 2 ? Int(bytes[i + 2]) : 0
+                out.append(table[b0 >> 2])
+                out.append(table[(b0 & 0x03) << 4 | b1 >> 4])
+                out.append(remaining > 1 ? table[(b1 & 0x0F) << 2 | b2 >> 6] : UInt8(ascii: "="))
+                out.append(remaining > 2 ? table[b2 & 0x3F] : UInt8(ascii: "="))
+                inLine += 1
+                if inLine == groupsPerLine || g == groupCount - 1 {
+                    out.append(UInt8(ascii: "\n"))
+                    inLine = 0
+                }
+            }
+        }
+    }
+
+    enum DecodeError: Error {
+        /// A byte that is neither base64, whitespace nor padding, at this offset of the text.
+        case invalidByte(UInt8, offset: Int)
+        /// Padding in the middle, too much padding, or a dangling single character.
+        case badLength
+    }
+
+    /// The most bytes `count` characters of base64 can decode to.
+    static func maximumDecodedCount(_ count: Int) -> Int { count / 4 * 3 + 3 }
+
+    /// Decodes base64 text, skipping XML whitespace anywhere, into `out`, which must hold
+    /// `maximumDecodedCount(text.count)` bytes. Unpadded input is accepted.
+    ///
+    /// - Returns: the number of bytes written.
+    static func decode(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableRawBufferPointer) throws(DecodeError) -> Int {
+        precondition(out.count >= maximumDecodedCount(text.count), "base64 output buffer too small")
+        var written = 0
+        var acc: UInt32 = 0
+        var pending = 0
+        var padding = 0
+        try decodeTable.withUnsafeBufferPointer { table throws(DecodeError) in
+            for i in 0..<text.count {
+                let v = table[Int(text[i])]
+                if v < 64 {
+                    guard padding == 0 else { throw .badLength }
+                    acc = acc << 6 | UInt32(v)
+                    pending += 1
+                    if pending == 4 {
+                        out[written] = UInt8(truncatingIfNeeded: acc >> 16)
+                        out[written + 1] = UInt8(truncatingIfNeeded: acc >> 8)
+                        out[written + 2] = UInt8(truncatingIfNeeded: acc)
+                        written += 3
+                        acc = 0
+                        pending = 0
+                    }
+                } else if v == 64 {
+                    continue
+                } else if v == 65 {
+                    padding += 1
+                    guard pending >= 2, pending + padding <= 4 else { throw .badLength }
+                } else {
+                    throw .invalidByte(text[i], offset: i)
+                }
+            }
+        }
+        if padding > 0, pending + padding != 4 { throw .badLength }
+        switch pending {
+        case 0: break
+        case 2:
+            out[written] = UInt8(truncatingIfNeeded: acc >> 4)
+            written += 1
+        case 3:
+            out[written] = UInt8(truncatingIfNeeded: acc >> 10)
+            out[written + 1] = UInt8(truncatingIfNeeded: acc >> 2)
+            written += 2
+        default: throw .badLength
+        }
+        return written
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+/// XML plist dates, `YYYY-MM-DDTHH:MM:SSZ` in UTC on the proleptic Gregorian calendar with
+/// astronomical years (year 0 exists, so 1 BC is `0000` and 2 BC is `-001`), as CF reads and writes them.
+enum XMLDateFormat {
+    /// Days from 1970-01-01 to 2001-01-01, the reference date.
+    private static let referenceDayOffset: Int64 = 11323
+    /// Past this many seconds from 2001, CF's floating-point calendar arithmetic stops being exact.
+    static let writableRange: ClosedRange<Double> = -1e15...1e15
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// The proleptic Gregorian date of a day number since 1970-01-01 (civil_from_days).
+    static func civilFromDays(_ z: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = z + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Parses CF's form, and the truncated forms (`YYYY-MM-DDZ`, `YYYYZ`, …) that plistlib also reads.
+    ///
+    /// Day, hour, minute and second are combined arithmetically as CF does, so `02-30` is March 2nd.
+    /// - Returns: nil when the text is not a date.
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Date? {
+        var i = 0
+        let n = text.count
+        func digits(_ count: Int) -> Int64? {
+            guard i + count <= n else { return nil }
+            var v: Int64 = 0
+            for k in i..<(i + count) {
+                let d = text[k] &- UInt8(ascii: "0")
+                guard d < 10 else { return nil }
+                v = v * 10 + Int64(d)
+            }
+            i += count
+            return v
+        }
+        func take(_ c: UInt8) -> Bool {
+            guard i < n, text[i] == c else { return false }
+            i += 1
+            return true
+        }
+        let negative = take(UInt8(ascii: "-"))
+        // Nine digits keep every later step far from overflow.
+        let yearDigits = countDigits(text, from: i)
+        guard yearDigits >= 1, yearDigits <= 9, var year = digits(yearDigits) else { return nil }
+        if negative { year = -year }
+        var month: Int64 = 1, day: Int64 = 1, hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0
+        // Each later field is optional only together with all the ones after it.
+        parsing: do {
+            guard take(UInt8(ascii: "-")) else { break parsing }
+            guard let mo = digits(2) else { return nil }
+            month = mo
+            guard take(UInt8(ascii: "-")) else { break parsing }
+            guard let d = digits(2) else { return nil }
+            day = d
+            guard take(UInt8(ascii: "T")) else { break parsing }
+            guard let h = digits(2) else { return nil }
+            hour = h
+            guard take(UInt8(ascii: ":")) else { break parsing }
+            guard let mi = digits(2) else { return nil }
+            minute = mi
+            guard take(UInt8(ascii: ":")) else { break parsing }
+            guard let s = digits(2) else { return nil }
+            second = s
+        }
+        guard take(UInt8(ascii: "Z")), i == n else { return nil }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: 1) + (day - 1) - referenceDayOffset
+        let seconds = 86400.0 * Double(days) + 3600.0 * Double(hour) + 60.0 * Double(minute) + Double(second)
+        return Date(timeIntervalSinceReferenceDate: seconds)
+    }
+
+    private static func countDigits(_ text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var i = start
+        while i < text.count, text[i] &- UInt8(ascii: "0") < 10 { i += 1 }
+        return i - start
+    }
+
+    /// Appends the date as CF's XML writer does, whole seconds rounded down, with CF's own
+    /// floating-point steps (so a time a hair below a minute prints second `60`, as CF does).
+    ///
+    /// - Returns: false when the date is not finite or too far out for CF's arithmetic to be exact.
+    static func append(_ date: Date, to out: inout [UInt8]) -> Bool {
+        let at = date.timeIntervalSinceReferenceDate
+        guard at.isFinite, writableRange.contains(at) else { return false }
+        let absolute = Int64((at / 86400.0).rounded(.down))
+        let (year, month, day) = civilFromDays(absolute + referenceDayOffset)
+        let hour = modToInt((at / 3600.0).rounded(.down), 24)
+        let minute = modToInt((at / 60.0).rounded(.down), 60)
+        var secondValue = at - (at / 60.0).rounded(.down) * 60.0
+        if secondValue < 0 { secondValue += 60 }
+        let second = Int64(secondValue)
+        if year < 0 {
+            out.append(UInt8(ascii: "-"))
+            appendPadded(-year, width: 3, to: &out)
+        } else {
+            appendPadded(year, width: 4, to: &out)
+        }
+        out.append(UInt8(ascii: "-"))
+        appendPadded(month, width: 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendPadded(day, width: 2, to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendPadded(hour, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(minute, width: 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendPadded(second, width: 2, to: &out)
+        out.append(UInt8(ascii: "Z"))
+        return true
+    }
+
+    /// CF's `__CFDoubleModToInt`.
+    private static func modToInt(_ d: Double, _ modulus: Double) -> Int64 {
+        var result = Int64(Float((d - (d / modulus).rounded(.down) * modulus).rounded(.down)))
+        if result < 0 { result += Int64(modulus) }
+        return result
+    }
+
+    private static func appendPadded(_ value: Int64, width: Int, to out: inout [UInt8]) {
+        var digitCount = 1
+        var rest = value / 10
+        while rest > 0 { digitCount += 1; rest /= 10 }
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(width, digitCount)))
+        var v = value
+        var k = out.count - 1
+        while v > 0 {
+            out[k] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+            k -= 1
+        }
+    }
+}
