@@ -19,7 +19,10 @@ extension InputFile {
                !KeyedArchive.isKeyedArchive(plist.value) {
                 throw CommandFailure(file: displayName, message: "not a keyed archive: a plain \(plist.format) (\(error.description))")
             }
-            if let kind = NestedPayload.identify(data) {
+            switch NestedPayload.identify(data) {
+            case nil, .keyedArchive?, .propertyList?:
+                break
+            case let kind?:
                 throw CommandFailure(file: displayName, message: "not a keyed archive: \(kind), \(data.count) bytes")
             }
             throw CommandFailure(file: displayName, message: error.description)
