@@ -8,10 +8,12 @@ let package = Package(
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
+        .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -31,22 +33,32 @@ let package = Package(
             name: "ArchivePayload",
             dependencies: ["KeyedArchive", "PropertyList"]
         ),
+        .target(
+            name: "CoreDataStore",
+            dependencies: [
+                "ArchivePayload",
+                "KeyedArchive",
+                "PropertyList",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "archivist",
             dependencies: [
                 "PropertyList",
                 "KeyedArchive",
                 "ArchivePayload",
+                "CoreDataStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "archivist-bench",
-            dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload"]
+            dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataStore"]
         ),
         .executableTarget(
             name: "archivist-fixtures",
-            dependencies: ["PropertyList", "KeyedArchive"]
+            dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataStore"]
         ),
         .testTarget(
             name: "PropertyListTests",
@@ -61,8 +73,18 @@ let package = Package(
             dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList"]
         ),
         .testTarget(
+            name: "CoreDataStoreTests",
+            dependencies: [
+                "CoreDataStore",
+                "ArchivePayload",
+                "KeyedArchive",
+                "PropertyList",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
             name: "ArchivistCLITests",
-            dependencies: ["PropertyList"]
+            dependencies: ["PropertyList", "CoreDataStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

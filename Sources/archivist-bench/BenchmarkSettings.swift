@@ -11,8 +11,10 @@ struct BenchmarkSettings {
     /// Records in the archive written against NSKeyedArchiver, whose cost grows faster than
     /// linearly on Linux: 2,000 records are about 10,000 objects.
     var archiveWriteRecords = 2_000
+    /// Rows in the generated Core Data store whose tintColor is migrated to JSON.
+    var storeRows = 1_000_000
     /// Which groups to run.
-    var groups: Set<String> = ["plist", "archive"]
+    var groups: Set<String> = ["plist", "archive", "store"]
     /// When set, only write the generated inputs there (input.bplist, input.xml) and stop.
     var inputsDirectory: String?
 }

@@ -6,10 +6,15 @@ import PropertyList
 //
 //   swift run -c release archivist-bench [--dicts N] [--repeat N] [--markdown]
 //   archivist-bench --measure-memory binary|xml FILE   (internal: one parse in a fresh process)
+//   archivist-bench --measure-store-migration STORE    (internal: one migration in a fresh process)
 
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1] == "--measure-memory" {
     MemoryProbe.run(format: arguments[2], path: arguments[3])
+    exit(0)
+}
+if arguments.count == 3, arguments[1] == "--measure-store-migration" {
+    StoreBenchmark.measureMigration(path: arguments[2])
     exit(0)
 }
 
@@ -32,12 +37,15 @@ while i < arguments.count {
     case "--archive-records" where i + 1 < arguments.count:
         settings.archiveRecords = Int(arguments[i + 1]) ?? settings.archiveRecords
         i += 1
+    case "--store-rows" where i + 1 < arguments.count:
+        settings.storeRows = Int(arguments[i + 1]) ?? settings.storeRows
+        i += 1
     case "--markdown":
         settings.markdown = true
     case "--skip-foundation":
         settings.skipFoundation = true
     default:
-        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive] [--archive-records N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store] [--archive-records N] [--store-rows N]\n".utf8))
         exit(64)
     }
     i += 1

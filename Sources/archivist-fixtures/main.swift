@@ -1,3 +1,4 @@
+import CoreDataStore
 import Foundation
 import KeyedArchive
 import PropertyList
@@ -10,8 +11,28 @@ import PropertyList
 // itself (a legacy [String] array, a PropertyListEncoder payload) are made by Foundation.
 //
 //   swift run archivist-fixtures [DIRECTORY]     (default: Fixtures/archives)
+//   swift run archivist-fixtures --store PATH [--rows N]   a Core Data BowTie store (BowTieStoreFixture)
 //
 // The tests regenerate every fixture and compare bytes, so the checked-in files cannot drift.
+
+if let storeFlag = CommandLine.arguments.firstIndex(of: "--store") {
+    let arguments = CommandLine.arguments
+    let rowsFlag = arguments.firstIndex(of: "--rows")
+    guard storeFlag + 1 < arguments.count, rowsFlag.map({ $0 + 1 < arguments.count && Int(arguments[$0 + 1]) != nil }) ?? true else {
+        FileHandle.standardError.write(Data("usage: archivist-fixtures --store PATH [--rows N]\n".utf8))
+        exit(64)
+    }
+    let path = arguments[storeFlag + 1]
+    let rows = rowsFlag.flatMap { Int(arguments[$0 + 1]) } ?? 1_000
+    do {
+        try BowTieStoreFixture(rowCount: rows).write(to: path, replacing: true)
+        print("wrote \(path): BowTie store with \(rows) rows")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("archivist-fixtures: \(path): \(error)\n".utf8))
+        exit(1)
+    }
+}
 
 let directory = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "Fixtures/archives"
 do {

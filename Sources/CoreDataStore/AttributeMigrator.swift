@@ -1,0 +1,275 @@
+import ArchivePayload
+import Foundation
+import GRDB
+import KeyedArchive
+import PropertyList
+
+/// Rewrites every value of one attribute in place, in the target format, losing nothing.
+///
+/// - The store is backed up with SQLite's online backup API before the first write (unless the
+///   options say not to).
+/// - Rows are read and written in batches, in key order, each batch in its own `IMMEDIATE`
+///   transaction: a kill at any moment leaves each row either old or new, and SQLite's journal
+///   (WAL or rollback) keeps the file valid. Memory holds one batch at most.
+/// - Each new value is verified (`PayloadVerifier`) before it is written; a row that cannot be
+///   converted is left untouched and reported with its key and the reason.
+/// - Values already in the target format are skipped, so a rerun after an interruption only
+///   does what is left.
+/// - `Z_OPT` is incremented on each changed row, as Core Data does on every save, so a context
+///   holding a stale copy of the object sees a merge conflict instead of overwriting the new value.
+public struct AttributeMigrator: Sendable {
+    public var options: MigrationOptions
+
+    public init(options: MigrationOptions) {
+        self.options = options
+    }
+
+    /// Migrates `attribute` (`Entity.attribute`, or `table.column`) of the store at `path`.
+    ///
+    /// - Parameter progress: called after each batch; on the calling thread.
+    /// - Throws: `StoreError` when the store cannot be opened, backed up or written. Rows that
+    ///   fail do not throw; they are in the result.
+    public func migrate(path: String, attribute: String,
+                        progress: ((MigrationProgress) -> Void)? = nil) throws(StoreError) -> MigrationResult {
+        guard options.batchSize >= 1 else { throw StoreError(.invalidRequest, "the batch size must be at least 1", path: path) }
+        let queue = try StoreConnection.open(path, writable: !options.dryRun)
+        defer { try? queue.close() }
+        let schema: StoreSchema = try StoreConnection.sqlite(path) {
+            try queue.read { db in try StoreSchema.read(db, path: path) }
+        }
+        let location = try schema.locate(attribute, path: path)
+        guard location.table.hasRowID || location.table.keyColumn != "rowid" else {
+            throw StoreError(.invalidRequest, "the table has neither Z_PK nor a rowid to name rows by", path: path, table: location.table.name)
+        }
+        var result = MigrationResult(path: path, location: location, target: options.target, dryRun: options.dryRun)
+        if !options.dryRun {
+            switch options.backup {
+            case .none: break
+            case .besideStore:
+                let destination = StoreBackup.defaultPath(forStore: path)
+                try StoreBackup.copy(queue, storePath: path, to: destination)
+                result.backupPath = destination
+            case .path(let destination):
+                try StoreBackup.copy(queue, storePath: path, to: destination)
+                result.backupPath = destination
+            }
+        }
+        let statements = Statements(location: location)
+        let run = Run(options: options, statements: statements, path: path, location: location)
+        let start = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        try StoreConnection.sqlite(path, table: location.table.name, column: location.column.name) {
+            if options.dryRun {
+                // One read transaction: a consistent snapshot, and no write is possible.
+                try queue.read { db in
+                    result.total = try Int.fetchOne(db, sql: statements.count) ?? 0
+                    var after = Int64.min
+                    while true {
+                        let batch = try run.read(db, after: after)
+                        try run.record(batch, outcomes: run.convert(batch.values), into: &result, db: nil)
+                        result.batches += 1
+                        progress?(run.progress(result, elapsed: elapsed()))
+                        guard batch.isFull, let last = batch.keys.last else { break }
+                        after = last
+                    }
+                }
+            } else {
+                // A pipeline: while this thread writes batch N and reads batch N + 2, batch N + 1
+                // is converted on other threads. Rows are read outside the write transaction, so
+                // each update is guarded (Z_OPT, or the old value, unchanged since the read), as
+                // Core Data guards its own saves: a row another process changed meanwhile is
+                // left as that process wrote it, and reported.
+                try queue.writeWithoutTransaction { db in
+                    result.total = try Int.fetchOne(db, sql: statements.count) ?? 0
+                    var current = try run.read(db, after: Int64.min)
+                    var converting = run.startConverting(current)
+                    while true {
+                        let next = current.isFull ? try run.read(db, after: current.keys.last ?? Int64.max) : nil
+                        let outcomes = converting.wait()
+                        if let next { converting = run.startConverting(next) }
+                        var batchResult = result
+                        try db.inTransaction(.immediate) {
+                            try run.record(current, outcomes: outcomes, into: &batchResult, db: db)
+                            return .commit
+                        }
+                        // Counted only once the batch is committed.
+                        result = batchResult
+                        result.batches += 1
+                        progress?(run.progress(result, elapsed: elapsed()))
+                        guard let next else { break }
+                        current = next
+                    }
+                }
+            }
+        }
+        result.elapsed = elapsed()
+        result.suggestedAdditions = run.suggestions(result)
+        return result
+    }
+
+    /// The SQL for one attribute.
+    struct Statements {
+        let select: String
+        let update: String
+        let count: String
+
+        init(location: AttributeLocation) {
+            let table = StoreConnection.quote(location.table.name)
+            let column = StoreConnection.quote(location.column.name)
+            let key = location.table.keyColumn == "rowid" ? "rowid" : StoreConnection.quote(location.table.keyColumn)
+            var filter = ""
+            if let ids = location.entityIDs, !ids.isEmpty {
+                filter = " AND \"Z_ENT\" IN (\(ids.map(String.init).joined(separator: ", ")))"
+            }
+            // The third column guards the update: Z_OPT where Core Data keeps one, else the value.
+            let guardColumn = location.table.hasOptimisticLock ? "\"Z_OPT\"" : column
+            select = "SELECT \(key), \(column), \(guardColumn) FROM \(table) WHERE \(key) > ?\(filter) ORDER BY \(key) LIMIT ?"
+            count = "SELECT COUNT(*) FROM \(table) WHERE 1\(filter)"
+            if location.table.hasOptimisticLock {
+                update = "UPDATE \(table) SET \(column) = ?, \"Z_OPT\" = COALESCE(\"Z_OPT\", 0) + 1 WHERE \(key) = ? AND \"Z_OPT\" IS ?"
+            } else {
+                update = "UPDATE \(table) SET \(column) = ? WHERE \(key) = ? AND \(column) IS ?"
+            }
+        }
+    }
+
+    /// Rows read together: keys in order, values, and what each update is guarded by.
+    struct Batch: Sendable {
+        var keys: [Int64] = []
+        var values: [DatabaseValue] = []
+        var guards: [DatabaseValue] = []
+        /// Whether the batch is as large as asked: there may be more rows after it.
+        var isFull = false
+    }
+
+    /// Outcomes being computed on other threads.
+    final class Conversion: @unchecked Sendable {
+        let group = DispatchGroup()
+        // Written once by the worker before `leave`, read only after `wait`.
+        var outcomes: [ValueConverter.Outcome] = []
+
+        func wait() -> [ValueConverter.Outcome] {
+            group.wait()
+            return outcomes
+        }
+    }
+
+    /// The per-batch work, shared by real and dry runs.
+    struct Run: Sendable {
+        let options: MigrationOptions
+        let statements: Statements
+        let path: String
+        let location: AttributeLocation
+        let converter: ValueConverter
+
+        init(options: MigrationOptions, statements: Statements, path: String, location: AttributeLocation) {
+            self.options = options
+            self.statements = statements
+            self.path = path
+            self.location = location
+            converter = ValueConverter(options: options)
+        }
+
+        /// Up to `batchSize` rows after key `after`.
+        func read(_ db: Database, after: Int64) throws -> Batch {
+            let rows = try Row.fetchAll(db.cachedStatement(sql: statements.select), arguments: [after, options.batchSize])
+            var batch = Batch()
+            batch.isFull = rows.count == options.batchSize
+            batch.keys.reserveCapacity(rows.count)
+            batch.values.reserveCapacity(rows.count)
+            batch.guards.reserveCapacity(rows.count)
+            for row in rows {
+                guard let key = row[0] as Int64? else { continue }
+                batch.keys.append(key)
+                batch.values.append(row[1])
+                batch.guards.append(row[2])
+            }
+            return batch
+        }
+
+        func startConverting(_ batch: Batch) -> Conversion {
+            let conversion = Conversion()
+            conversion.group.enter()
+            let values = batch.values
+            DispatchQueue.global().async {
+                conversion.outcomes = convert(values)
+                conversion.group.leave()
+            }
+            return conversion
+        }
+
+        /// Counts a batch's outcomes and, given a database, writes the converted values.
+        func record(_ batch: Batch, outcomes: [ValueConverter.Outcome], into result: inout MigrationResult, db: Database?) throws {
+            let update = try db.map { try $0.cachedStatement(sql: statements.update) }
+            for (index, key) in batch.keys.enumerated() {
+                switch outcomes[index] {
+                case .converted(let bytes):
+                    if let db, let update {
+                        // Text stays text when the new format is text; anything else is a BLOB,
+                        // which is what Core Data hands a transformer as Data.
+                        let isText = if case .string = batch.values[index].storage { true } else { false }
+                        let stored: DatabaseValueConvertible = isText && options.target != .propertyList
+                            ? String(decoding: bytes, as: UTF8.self) : bytes
+                        try update.execute(arguments: [stored, key, batch.guards[index]])
+                        guard db.changesCount == 1 else {
+                            fail(key, .changedDuringMigration, "the row changed while the migration ran and was left as the other writer left it; run migrate again to convert it", into: &result)
+                            continue
+                        }
+                    }
+                    result.converted += 1
+                case .skipped(let reason):
+                    result.skipped[reason, default: 0] += 1
+                case .failed(let reason, let message, let suggested):
+                    fail(key, reason, message, into: &result)
+                    for name in suggested { result.suggestionCounts[name, default: 0] += 1 }
+                }
+            }
+        }
+
+        func fail(_ key: Int64, _ reason: MigrationFailureReason, _ message: String, into result: inout MigrationResult) {
+            result.failedByReason[reason, default: 0] += 1
+            if result.failures.count < options.maximumListedFailures {
+                result.failures.append(MigrationFailure(primaryKey: key, reason: reason, message: message))
+            }
+        }
+
+        /// Converts a batch's values, on `options.parallelism` threads: conversion is pure and
+        /// independent per value, while SQLite reads and writes stay on the migration's thread.
+        func convert(_ values: [DatabaseValue]) -> [ValueConverter.Outcome] {
+            let converter = self.converter
+            @Sendable func one(_ value: DatabaseValue) -> ValueConverter.Outcome {
+                switch value.storage {
+                case .null: return .skipped(.null)
+                case .blob(let data): return converter.convert(data)
+                case .string(let text): return converter.convert(Data(text.utf8), isText: true)
+                case .int64, .double: return converter.convert(StoredValue(kind: .number))
+                }
+            }
+            let workers = min(max(1, options.parallelism), max(1, values.count / 64))
+            var outcomes = [ValueConverter.Outcome](repeating: .skipped(.null), count: values.count)
+            outcomes.withUnsafeMutableBufferPointer { buffer in
+                nonisolated(unsafe) let output = buffer
+                let chunk = (values.count + workers - 1) / workers
+                let stackSize = options.workerStackSize
+                DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                    // Each worker writes only its own slice of the buffer.
+                    let range = (worker * chunk)..<min(values.count, (worker + 1) * chunk)
+                    let work = { for index in range { output[index] = one(values[index]) } }
+                    // Deep nesting limits need deep stacks; dispatch's threads have ordinary ones.
+                    if let stackSize, DeepStackThread.run(stackSize: stackSize, work) { return }
+                    work()
+                }
+            }
+            return outcomes
+        }
+
+        func progress(_ result: MigrationResult, elapsed: Double) -> MigrationProgress {
+            MigrationProgress(processed: result.converted + result.skippedCount + result.failedCount, total: result.total,
+                              converted: result.converted, skipped: result.skippedCount, failed: result.failedCount, elapsed: elapsed)
+        }
+
+        func suggestions(_ result: MigrationResult) -> [String] {
+            result.suggestionCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+        }
+    }
+}

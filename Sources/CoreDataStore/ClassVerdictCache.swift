@@ -1,0 +1,56 @@
+import ArchivePayload
+import KeyedArchive
+import Synchronization
+
+/// Remembers, class by class, whether an allow-list accepts it, so that a million archives of
+/// the same few classes are not each checked from scratch.
+///
+/// `AllowListChecker` judges each object by its class alone: the class name (and, when the list
+/// trusts archives, the chain the archive claims). So an archive whose every class is known to
+/// pass is accepted without running the checker; the verdict for a class never seen is made by
+/// the real checker on a one-object archive of that class, then kept. An archive with a refused
+/// class goes through the full checker, which names paths and suggests additions. The result is
+/// exactly the checker's; only the repeated work is gone (`AllowListChecker.check` rebuilds the
+/// list's name spellings on every call, which is most of a conversion's time).
+final class ClassVerdictCache: Sendable {
+    let checker: AllowListChecker
+    let verdicts = Mutex<[String: Bool]>([:])
+
+    init(checker: AllowListChecker) {
+        self.checker = checker
+    }
+
+    /// Whether every object's class in `archive` is accepted, as `checker.check(archive).isAccepted`.
+    func accepts(_ archive: KeyedArchive) -> Bool {
+        for object in archive.objects {
+            guard let object, let archivedClass = object.archivedClass else { continue }
+            if !accepts(archivedClass) { return false }
+        }
+        return true
+    }
+
+    /// What a verdict on the class depends on: its name, and its claimed chain when trusted.
+    static func key(of archivedClass: ArchivedClass, trustsArchiveHierarchy: Bool) -> String {
+        trustsArchiveHierarchy ? ([archivedClass.name] + archivedClass.chain).joined(separator: "\u{0}") : archivedClass.name
+    }
+
+    /// The distinct class keys of an archive's objects, sorted: archives with the same
+    /// signature get the same verdict and the same suggested additions.
+    static func signature(of archive: KeyedArchive, trustsArchiveHierarchy: Bool) -> String {
+        var keys: Set<String> = []
+        for case let object? in archive.objects {
+            if let archivedClass = object.archivedClass { keys.insert(key(of: archivedClass, trustsArchiveHierarchy: trustsArchiveHierarchy)) }
+        }
+        return keys.sorted().joined(separator: "\u{1}")
+    }
+
+    func accepts(_ archivedClass: ArchivedClass) -> Bool {
+        let key = Self.key(of: archivedClass, trustsArchiveHierarchy: checker.allowList.trustsArchiveHierarchy)
+        if let known = verdicts.withLock({ $0[key] }) { return known }
+        var builder = KeyedArchiveBuilder()
+        let root = builder.object(archivedClass.name, chain: archivedClass.chain, hints: archivedClass.hints, fields: [])
+        let verdict = checker.check(builder.archive(root: root)).isAccepted
+        verdicts.withLock { $0[key] = verdict }
+        return verdict
+    }
+}

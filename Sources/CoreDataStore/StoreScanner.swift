@@ -1,0 +1,190 @@
+import ArchivePayload
+import Foundation
+import GRDB
+import KeyedArchive
+import PropertyList
+
+/// Choices for `StoreScanner`.
+public struct ScanOptions: Sendable {
+    /// The list verdicts are made under: the transformer's defaults unless changed.
+    public var allowList: AllowList
+    /// Limits for reading each value.
+    public var readOptions: KeyedArchiveReadOptions
+    /// How many example rows a column report keeps.
+    public var maximumExamples: Int
+
+    public init(allowList: AllowList = .transformerDefault, readOptions: KeyedArchiveReadOptions = .default, maximumExamples: Int = 5) {
+        self.allowList = allowList
+        self.readOptions = readOptions
+        self.maximumExamples = maximumExamples
+    }
+}
+
+/// Reports what every column of a store holds, without changing it.
+///
+/// The store is opened read-only and read in one snapshot, one pass per table through a cursor,
+/// so memory stays flat however many rows there are. Each BLOB (and each TEXT value that is a
+/// document) is classified by `StoredValueClassifier`; keyed archives are checked against the
+/// allow-list as `NSSecureUnarchiveFromDataTransformer` would check them.
+public struct StoreScanner: Sendable {
+    public var options: ScanOptions
+
+    public init(options: ScanOptions = ScanOptions()) {
+        self.options = options
+    }
+
+    /// Scans the store at `path`.
+    ///
+    /// - Throws: `StoreError` when the file is not an SQLite database or a query fails.
+    public func scan(path: String) throws(StoreError) -> ScanReport {
+        let queue = try StoreConnection.open(path, writable: false)
+        defer { try? queue.close() }
+        let storeURL = URL(fileURLWithPath: path)
+        return try StoreConnection.sqlite(path) {
+            try queue.read { db in
+                let schema = try StoreSchema.read(db, path: path)
+                var tables: [TableReport] = []
+                for table in schema.tables {
+                    tables.append(try scan(table, db: db, path: path, storeURL: storeURL, coreData: schema.isCoreData))
+                }
+                return ScanReport(path: path, isCoreData: schema.isCoreData, metadata: schema.metadata, entities: schema.entities,
+                                  tables: tables, internalTables: schema.internalTables, allowList: options.allowList)
+            }
+        }
+    }
+
+    /// Reads the schema only: entities, metadata and tables.
+    public func schema(path: String) throws(StoreError) -> StoreSchema {
+        let queue = try StoreConnection.open(path, writable: false)
+        defer { try? queue.close() }
+        return try StoreConnection.sqlite(path) { try queue.read { db in try StoreSchema.read(db, path: path) } }
+    }
+
+    /// One pass over a table, accumulating a report per column.
+    func scan(_ table: StoreTable, db: Database, path: String, storeURL: URL, coreData: Bool) throws -> TableReport {
+        let columns = table.columns.filter { $0.role == .attribute }
+        var reports = columns.map { column in
+            ColumnReport(table: table.name, column: column, entityName: table.entityName,
+                         displayName: coreData && table.entityName != nil
+                            ? "\(table.entityName ?? table.name).\(StoreSchema.attributeName(ofColumn: column.name))"
+                            : "\(table.name).\(column.name)")
+        }
+        let key = table.hasRowID ? StoreConnection.quote(table.keyColumn == "rowid" ? "rowid" : table.keyColumn) : "NULL"
+        let selected = ([key] + columns.map { StoreConnection.quote($0.name) }).joined(separator: ", ")
+        let sql = "SELECT \(selected) FROM \(StoreConnection.quote(table.name))"
+        let classifier = StoredValueClassifier(readOptions: options.readOptions)
+        let checker = AllowListChecker(allowList: options.allowList)
+        let verdicts = ClassVerdictCache(checker: checker)
+        var refusals: [String: Refusal] = [:]
+        var suggestions = Array(repeating: [String: Int](), count: columns.count)
+        var rowCount = 0
+        let cursor = try Row.fetchCursor(db, sql: sql)
+        while let row = try cursor.next() {
+            rowCount += 1
+            let primaryKey: Int64 = (row[0] as Int64?) ?? Int64(rowCount)
+            for index in columns.indices {
+                let value: DatabaseValue = row[index + 1]
+                let stored: StoredValue
+                switch value.storage {
+                case .null: stored = StoredValue(kind: .null)
+                case .int64, .double: stored = StoredValue(kind: .number)
+                case .string(let text): stored = classifier.classify(Data(text.utf8), isText: true)
+                case .blob(let data): stored = classifier.classify(data)
+                }
+                record(stored, primaryKey: primaryKey, into: &reports[index], suggestions: &suggestions[index],
+                       checker: checker, verdicts: verdicts, refusals: &refusals, storeURL: storeURL)
+            }
+        }
+        var detailed: [ColumnReport] = []
+        var plain: [StoreColumn] = []
+        for index in reports.indices {
+            reports[index].rowCount = rowCount
+            reports[index].suggestedAdditions = ColumnReport.sorted(suggestions[index]).map(\.name)
+            let plainKinds: Set<StoredValueKind> = [.null, .number, .text]
+            let onlyPlain = reports[index].kinds.keys.allSatisfy(plainKinds.contains)
+            if columns[index].affinity == .blob || !onlyPlain {
+                detailed.append(reports[index])
+            } else {
+                plain.append(columns[index])
+            }
+        }
+        return TableReport(name: table.name, entityNames: table.entities.map(\.name), rowCount: rowCount, columns: detailed, plainColumns: plain)
+    }
+
+    /// What the allow-list said about archives with one set of classes.
+    struct Refusal {
+        var accepted: Bool
+        var classes: [String]
+        var suggestions: [String]
+        var message: String
+    }
+
+    func record(_ stored: StoredValue, primaryKey: Int64, into report: inout ColumnReport, suggestions: inout [String: Int],
+                checker: AllowListChecker, verdicts: ClassVerdictCache, refusals: inout [String: Refusal], storeURL: URL) {
+        report.kinds[stored.kind, default: 0] += 1
+        if stored.framing == .inline { report.inlineFramed += 1 }
+        func example(_ message: String) {
+            // One example per distinct message: the first row that shows it.
+            if report.examples.count < options.maximumExamples, !report.examples.contains(where: { $0.message == message }) {
+                report.examples.append(.init(primaryKey: primaryKey, kind: stored.kind, message: message))
+            }
+        }
+        switch stored.kind {
+        case .image, .propertyList, .other:
+            if stored.kind == .other, stored.payload?.count == 16 {
+                // Core Data's UUID attributes; random bytes may also start like a zlib header.
+                report.formats["16 bytes (a UUID's size)", default: 0] += 1
+            } else if let detail = stored.detail {
+                // `PNG image 8×8` → `PNG image`: sizes vary row by row.
+                let label = detail.range(of: " image").map { String(detail[..<$0.upperBound]) } ?? detail
+                report.formats[label, default: 0] += 1
+            } else if stored.payload != nil {
+                report.formats["unrecognized bytes", default: 0] += 1
+            }
+        case .externalReference:
+            if let reference = stored.reference,
+               !FileManager.default.fileExists(atPath: reference.fileURL(store: storeURL).path) {
+                report.missingExternalFiles += 1
+                example("external reference to \(reference), whose file is missing")
+            } else {
+                example("external reference to \(stored.reference?.description ?? "a file")")
+            }
+        case .unreadable:
+            example(stored.detail ?? "unreadable")
+        case .keyedArchiveBinary, .keyedArchiveXML:
+            guard let archive = stored.archive else { break }
+            var seen: Set<String> = []
+            for object in archive.decodedObjects where seen.insert(object.readableClassName).inserted {
+                report.classes[object.readableClassName, default: 0] += 1
+            }
+            // Most archives pass on classes already judged. A refusal depends only on the set of
+            // classes, so the full check runs once per set; its paths are kept for the example.
+            guard !verdicts.accepts(archive) else {
+                report.accepted += 1
+                break
+            }
+            let signature = ClassVerdictCache.signature(of: archive, trustsArchiveHierarchy: checker.allowList.trustsArchiveHierarchy)
+            let refusal: Refusal
+            if let known = refusals[signature] {
+                refusal = known
+            } else {
+                let verdict = checker.check(archive)
+                refusal = Refusal(accepted: verdict.isAccepted,
+                                  classes: Array(Set(verdict.violations.map(\.readableClassName))).sorted(),
+                                  suggestions: verdict.suggestedAdditions,
+                                  message: "refused by the allow-list: " + verdict.violations.map { "\($0.readableClassName) at \($0.path)" }.joined(separator: ", "))
+                refusals[signature] = refusal
+            }
+            if !refusal.accepted {
+                report.refused += 1
+                for name in refusal.classes { report.refusedClasses[name, default: 0] += 1 }
+                for name in refusal.suggestions { suggestions[name, default: 0] += 1 }
+                example(refusal.message)
+            } else {
+                report.accepted += 1
+            }
+        case .json, .text, .number, .null:
+            break
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import ArchivePayload
+import ArgumentParser
+import CoreDataStore
+import Foundation
+import PropertyList
+
+extension Archivist {
+    /// `archivist migrate STORE --attribute Entity.attribute --to json|plist|xml`: rewrite one
+    /// Transformable attribute's archives in place, safely.
+    struct Migrate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Convert one attribute's keyed archives in place to JSON or property-list payloads.",
+            discussion: """
+                Backs the store up first with SQLite's online backup API (beside the store, or at \
+                --backup; --no-backup skips it), then converts the attribute in batches, each in \
+                its own transaction, so a kill at any moment leaves every value either old or \
+                new. Each archive is checked against the allow-list (the transformer's defaults \
+                plus --allow), mapped as `unarchive` maps it, written, read back and compared \
+                before the row is updated; Z_OPT is incremented on every changed row. NULLs and \
+                values already in the target format are skipped, so a rerun finishes an \
+                interrupted migration. Rows that cannot be converted (damaged, refused, cyclic, \
+                external files, not archives) are left untouched and listed with their Z_PK. \
+                --dry-run opens the store read-only and reports what would happen. Exit status: \
+                0 when no row failed, 1 otherwise.
+                """
+        )
+
+        enum Target: String, ExpressibleByArgument, CaseIterable {
+            case json, plist, xml
+
+            var library: MigrationOptions.Target {
+                switch self {
+                case .json: .json
+                case .plist: .propertyList
+                case .xml: .xml
+                }
+            }
+        }
+
+        @Argument(help: "The Core Data store (.sqlite), or any SQLite database.")
+        var store: String
+
+        @Option(help: ArgumentHelp("The attribute to convert: Entity.attribute (any case), or table.column.", valueName: "Entity.attribute"))
+        var attribute: String
+
+        @Option(help: "The new format: json, plist (binary) or xml.")
+        var to: Target
+
+        @Flag(help: "Report what would change without writing anything (the store is opened read-only).")
+        var dryRun = false
+
+        @Option(help: ArgumentHelp("Where to put the backup (default: <store>.archivist-backup-<timestamp>.sqlite beside it). Must not exist.", valueName: "PATH"))
+        var backup: String?
+
+        @Flag(help: "Do not back the store up first.")
+        var noBackup = false
+
+        @Flag(help: "Decode JSON, plists and archives held in NSData in place (a Codable struct boxed in an archive).")
+        var expandNested = false
+
+        @Flag(help: "Add \"$class\" with the class name to objects of classes without a native mapping.")
+        var keepClass = false
+
+        @Option(help: ArgumentHelp("Store only the part of each payload at this path, such as .unbox.", valueName: "PATH"))
+        var select: String?
+
+        @Option(help: "Rows per transaction.")
+        var batchSize = 5_000
+
+        @Option(help: "Output format of the summary: text, or json for machines.")
+        var format: ReportFormat = .text
+
+        @OptionGroup(title: "Allowed classes")
+        var allow: AllowListOptions
+
+        @OptionGroup(title: "JSON output")
+        var json: JSONOutputOptions
+
+        @OptionGroup(title: "Reading limits")
+        var reading: ReadingOptions
+
+        func validate() throws {
+            if backup != nil, noBackup { throw ValidationError("--backup and --no-backup contradict each other") }
+            if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+        }
+
+        var options: MigrationOptions {
+            let backupChoice: MigrationOptions.Backup = noBackup ? .none : backup.map { .path($0) } ?? .besideStore
+            return MigrationOptions(
+                target: to.library, allowList: allow.allowList,
+                payloadOptions: PayloadOptions(keepsClassNames: keepClass, expandsNestedPayloads: expandNested, maximumDepth: reading.maximumDepth),
+                select: select.map(PayloadPath.init), jsonOptions: json.options, readOptions: reading.archiveReadOptions,
+                dryRun: dryRun, backup: backupChoice, batchSize: batchSize,
+                workerStackSize: reading.maximumDepth > PropertyListReadOptions.default.maximumDepth ? Archivist.workerStackSize : nil)
+        }
+
+        func run() throws {
+            var failed = false
+            try reportingFailures { () throws(CommandFailure) in
+                var bar = ProgressBar(enabled: Terminal.progressEnabled())
+                let result: MigrationResult
+                do throws(StoreError) {
+                    result = try AttributeMigrator(options: options).migrate(path: store, attribute: attribute) { progress in
+                        bar.update(progress)
+                    }
+                } catch {
+                    bar.finish()
+                    throw CommandFailure(file: store, message: error.description)
+                }
+                bar.finish()
+                switch format {
+                case .text:
+                    let text = StoreReportText.render(result, colors: Palette(enabled: Terminal.colorsEnabled()))
+                    FileHandle.standardOutput.write(Data(text.utf8))
+                case .json:
+                    var jsonOptions = JSONWriteOptions()
+                    jsonOptions.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+                    if let data = try? JSONPropertyListWriter(options: jsonOptions).write(result.jsonValue) {
+                        FileHandle.standardOutput.write(data + Data("\n".utf8))
+                    }
+                }
+                failed = result.hasFailures
+            }
+            if failed { throw ExitCode(1) }
+        }
+    }
+}

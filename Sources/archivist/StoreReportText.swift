@@ -1,0 +1,191 @@
+import ArchivePayload
+import CoreDataStore
+import Foundation
+import KeyedArchive
+import PropertyList
+
+/// The text forms of `scan` reports and `migrate` summaries.
+enum StoreReportText {
+    static func number(_ n: Int) -> String {
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .decimal
+        formatter.locale = Locale(identifier: "en_US")
+        return formatter.string(from: NSNumber(value: n)) ?? String(n)
+    }
+
+    static func list(_ pairs: [(name: String, count: Int)]) -> String {
+        pairs.map { "\($0.name) \(number($0.count))" }.joined(separator: ", ")
+    }
+
+    static func render(_ report: ScanReport, colors: Palette) -> String {
+        var out = ""
+        let file = (report.path as NSString).lastPathComponent
+        if report.isCoreData {
+            var line = "\(file): Core Data store"
+            if let type = report.metadata?.storeType { line += " (\(type))" }
+            if let uuid = report.metadata?.storeUUID { line += ", store UUID \(uuid)" }
+            let names = report.entities.map(\.name)
+            line += ", \(names.count) \(names.count == 1 ? "entity" : "entities"): \(names.joined(separator: ", "))"
+            out += line + "\n"
+            if let metadata = report.metadata, !metadata.modelVersionHashes.isEmpty {
+                out += colors.dim("  model version hashes (v\(metadata.modelVersionHashesVersion.map(String.init) ?? "?")): \(metadata.hashedEntityNames.joined(separator: ", "))") + "\n"
+            }
+        } else {
+            out += "\(file): SQLite database (not a Core Data store): \(report.tables.count) tables\n"
+        }
+        for table in report.tables {
+            let heading = table.entityNames.isEmpty ? table.name : "\(table.entityNames.joined(separator: ", ")) (\(table.name))"
+            out += "\n\(heading): \(number(table.rowCount)) rows\n"
+            for column in table.columns { out += render(column, allowList: report.allowList, colors: colors) }
+            if !table.plainColumns.isEmpty {
+                let names = table.plainColumns.map { column in
+                    let name = table.entityNames.isEmpty ? column.name : StoreSchema.attributeName(ofColumn: column.name)
+                    return "\(name) (\(column.declaredType.isEmpty ? "untyped" : column.declaredType))"
+                }
+                out += "  plain columns: \(names.joined(separator: ", "))\n"
+            }
+        }
+        if !report.internalTables.isEmpty {
+            out += colors.dim("\nCore Data tables not scanned: \(report.internalTables.joined(separator: ", "))") + "\n"
+        }
+        return out
+    }
+
+    static func render(_ column: ColumnReport, allowList: AllowList, colors: Palette) -> String {
+        var out = "  \(column.displayName) (\(column.column.name), \(column.column.declaredType.isEmpty ? "untyped" : column.column.declaredType))\n"
+        out += "    kinds: \(list(column.kindCounts.map { ($0.kind.label, $0.count) }))\n"
+        if !column.formats.isEmpty { out += "    formats: \(list(column.formatCounts))\n" }
+        let external = column.kinds[.externalReference] ?? 0
+        if column.inlineFramed > 0 || external > 0 {
+            var line = "    Core Data external storage: \(number(column.inlineFramed)) inline (0x01 header), \(number(external)) in _EXTERNAL_DATA files (0x02 header)"
+            if column.missingExternalFiles > 0 { line += ", " + colors.bad("\(number(column.missingExternalFiles)) of them missing") }
+            out += line + "\n"
+        }
+        if !column.classes.isEmpty { out += "    classes: \(list(column.classCounts))\n" }
+        if column.keyedArchiveCount > 0 {
+            let accepted = colors.good("\(number(column.accepted)) accepted")
+            let refused = column.refused > 0 ? colors.bad("\(number(column.refused)) refused") : "0 refused"
+            var line = "    allow-list (\(allowList == .transformerDefault ? "transformer defaults" : allowList.classes.joined(separator: ", "))): \(accepted), \(refused)"
+            if !column.refusedClasses.isEmpty { line += " (\(list(column.refusedClassCounts)))" }
+            out += line + "\n"
+            if !column.suggestedAdditions.isEmpty {
+                out += "    accept with: \(column.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " "))\n"
+                if let snippet = column.swiftSnippet(allowList: allowList) {
+                    out += snippet.split(separator: "\n").map { "      \($0)\n" }.joined()
+                }
+            }
+        }
+        for example in column.examples {
+            out += colors.dim("    Z_PK \(example.primaryKey): \(example.message)") + "\n"
+        }
+        return out
+    }
+
+    static func render(_ result: MigrationResult, colors: Palette) -> String {
+        var out = ""
+        let file = (result.path as NSString).lastPathComponent
+        let format = switch result.target {
+        case .json: "JSON"
+        case .propertyList: "binary property list"
+        case .xml: "XML property list"
+        }
+        out += "\(file): \(result.location) → \(format)\(result.dryRun ? " (dry run: nothing written)" : "")\n"
+        if let backup = result.backupPath { out += "backup: \(backup)\n" }
+        let skipped = MigrationSkipReason.allCases.compactMap { reason -> String? in
+            guard let n = result.skipped[reason] else { return nil }
+            return "\(reason == .null ? "NULL" : "already \(format)") \(number(n))"
+        }
+        let verb = result.dryRun ? "would convert" : "converted"
+        var summary = "\(verb) \(number(result.converted)), skipped \(number(result.skippedCount))"
+        if !skipped.isEmpty { summary += " (\(skipped.joined(separator: ", ")))" }
+        let failed = "failed \(number(result.failedCount))"
+        summary += ", " + (result.failedCount > 0 ? colors.bad(failed) : failed)
+        let rate = result.elapsed > 0 ? Double(result.total) / result.elapsed : 0
+        summary += String(format: " of %@ rows in %.2f s (%@ rows/s, %d %@)", number(result.total), result.elapsed,
+                          number(Int(rate)), result.batches, result.batches == 1 ? "batch" : "batches")
+        out += summary + "\n"
+        if !result.failures.isEmpty {
+            out += "rows left untouched:\n"
+            out += grouped(result.failures)
+            if result.failedCount > result.failures.count {
+                out += "  … and \(number(result.failedCount - result.failures.count)) more (listed rows are capped; see --format json)\n"
+            }
+        }
+        if !result.suggestedAdditions.isEmpty {
+            out += "to convert the refused rows, rerun with: \(result.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " "))\n"
+        }
+        return out
+    }
+}
+
+extension StoreReportText {
+    /// Failures with the same message on one line, with their keys: 900 refusals of the same
+    /// class are one line, not 900.
+    static func grouped(_ failures: [MigrationFailure], keysShown: Int = 8, groupsShown: Int = 20) -> String {
+        var order: [String] = []
+        var keys: [String: [Int64]] = [:]
+        for failure in failures {
+            if keys[failure.message] == nil { order.append(failure.message) }
+            keys[failure.message, default: []].append(failure.primaryKey)
+        }
+        var out = ""
+        for message in order.prefix(groupsShown) {
+            let all = keys[message] ?? []
+            var list = all.prefix(keysShown).map(String.init).joined(separator: ", ")
+            if all.count > keysShown { list += " and \(number(all.count - keysShown)) more" }
+            out += "  Z_PK \(list): \(message)\n"
+        }
+        if order.count > groupsShown { out += "  … \(order.count - groupsShown) other reasons (see --format json)\n" }
+        return out
+    }
+}
+
+/// A one-line progress bar on standard error, redrawn at most ten times a second.
+struct ProgressBar {
+    let enabled: Bool
+    var lastDraw: UInt64 = 0
+    var drawn = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    mutating func update(_ progress: MigrationProgress) {
+        guard enabled else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - lastDraw > 100_000_000 || progress.processed >= progress.total else { return }
+        lastDraw = now
+        let fraction = progress.total > 0 ? min(1, Double(progress.processed) / Double(progress.total)) : 1
+        let width = 30
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        var line = String(format: "\r%@ %3.0f%% %@/%@ rows  %@ rows/s", bar, fraction * 100,
+                          StoreReportText.number(progress.processed), StoreReportText.number(progress.total),
+                          StoreReportText.number(Int(progress.rowsPerSecond)))
+        if let left = progress.estimatedSecondsLeft { line += String(format: "  ETA %.0f s", left.rounded(.up)) }
+        if progress.failed > 0 { line += "  \(StoreReportText.number(progress.failed)) failed" }
+        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        drawn = true
+    }
+
+    mutating func finish() {
+        guard enabled, drawn else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        drawn = false
+    }
+}
+
+extension Terminal {
+    /// Progress goes to standard error, and only when it is a terminal.
+    static func progressEnabled() -> Bool {
+        ProcessInfo.processInfo.environment["TERM"] != "dumb" && isatty(STDERR_FILENO) == 1
+    }
+}
+
+extension ReadingOptions {
+    /// The reading limits as keyed-archive options.
+    var archiveReadOptions: KeyedArchiveReadOptions {
+        var options = KeyedArchiveReadOptions()
+        options.propertyList = readOptions
+        options.maximumDepth = maximumDepth
+        return options
+    }
+}

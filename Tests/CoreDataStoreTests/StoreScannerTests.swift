@@ -1,0 +1,109 @@
+import ArchivePayload
+import CoreDataStore
+import Foundation
+import GRDB
+import KeyedArchive
+import PropertyList
+import Testing
+
+@Suite struct CoreDataStoreScannerTests {
+    @Test func theScanReportsWhatEveryBlobColumnOfTheBowTieStoreHolds() throws {
+        let store = try TemporaryStore(rows: 100)
+        defer { store.remove() }
+        let report = try StoreScanner().scan(path: store.path)
+        #expect(report.isCoreData)
+        let table = try #require(report.tables.first { $0.name == "ZBOWTIE" })
+        #expect(table.rowCount == 100)
+        #expect(table.entityNames == ["BowTie"])
+        #expect(table.columns.map(\.displayName) == ["BowTie.id", "BowTie.photodata", "BowTie.tintcolor"])
+        #expect(table.plainColumns.map(\.name) == ["ZISFAVORITE", "ZTIMESWORN", "ZLASTWORN", "ZRATING", "ZNAME", "ZSEARCHKEY", "ZURL"])
+
+        let tint = try #require(table.columns.first { $0.column.name == "ZTINTCOLOR" })
+        #expect(tint.kinds == [.keyedArchiveBinary: 90, .null: 10])
+        #expect(tint.classes == ["UIColor": 90])
+        // The transformer's default list does not hold UIColor: every archive is refused.
+        #expect(tint.accepted == 0)
+        #expect(tint.refused == 90)
+        #expect(tint.refusedClasses == ["UIColor": 90])
+        #expect(tint.suggestedAdditions == ["UIColor"])
+        #expect(tint.swiftSnippet(allowList: .transformerDefault)?.contains("super.allowedTopLevelClasses + [UIColor.self]") == true)
+
+        let photo = try #require(table.columns.first { $0.column.name == "ZPHOTODATA" })
+        #expect(photo.kinds[.image] == 31)
+        #expect(photo.kinds[.externalReference] == 2)
+        #expect(photo.kinds[.null] == 67)
+        #expect(photo.inlineFramed == 31)
+        #expect(photo.formats == ["PNG image": 31])
+        #expect(photo.missingExternalFiles == 0)
+
+        let id = try #require(table.columns.first { $0.column.name == "ZID" })
+        #expect(id.kinds == [.other: 100])
+        #expect(id.formats == ["16 bytes (a UUID's size)": 100])
+    }
+
+    @Test func allowingUIColorAcceptsEveryTintColor() throws {
+        let store = try TemporaryStore(rows: 40)
+        defer { store.remove() }
+        let report = try StoreScanner(options: ScanOptions(allowList: .transformerDefault(adding: ["UIColor"]))).scan(path: store.path)
+        let tint = try #require(report.columns.first { $0.column.name == "ZTINTCOLOR" })
+        #expect(tint.accepted == 36)
+        #expect(tint.refused == 0)
+        #expect(tint.suggestedAdditions.isEmpty)
+    }
+
+    @Test func aDamagedArchiveIsReportedUnreadableWithItsKey() throws {
+        let store = try TemporaryStore(rows: 12) { $0.corruptTintColorRows = [4] }
+        defer { store.remove() }
+        let report = try StoreScanner().scan(path: store.path)
+        let tint = try #require(report.columns.first { $0.column.name == "ZTINTCOLOR" })
+        #expect(tint.kinds[.unreadable] == 1)
+        #expect(tint.examples.contains { $0.primaryKey == 4 && $0.kind == .unreadable })
+    }
+
+    @Test func aMissingExternalFileIsCounted() throws {
+        let store = try TemporaryStore(rows: 9)
+        defer { store.remove() }
+        let folder = ExternalBinaryStorage.directory(store: URL(fileURLWithPath: store.path))
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path).prefix(1) {
+            try FileManager.default.removeItem(at: folder.appendingPathComponent(file))
+        }
+        let report = try StoreScanner().scan(path: store.path)
+        let photo = try #require(report.columns.first { $0.column.name == "ZPHOTODATA" })
+        #expect(photo.missingExternalFiles == 1)
+    }
+
+    @Test func aPlainSQLiteFileIsScannedByTableAndColumn() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-plain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("notes.db").path
+        var builder = KeyedArchiveBuilder()
+        let tags = builder.array([builder.string("red"), builder.string("blue")])
+        let archive = try KeyedArchiveWriter().write(builder.archive(root: tags))
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, body BLOB, meta TEXT, title TEXT)")
+            try db.execute(sql: "INSERT INTO notes (body, meta, title) VALUES (?, '{\"pinned\":true}', 'one')", arguments: [archive])
+            try db.execute(sql: "INSERT INTO notes (body, meta, title) VALUES (NULL, NULL, 'two')")
+        }
+        try queue.close()
+        let report = try StoreScanner().scan(path: path)
+        #expect(!report.isCoreData)
+        let table = try #require(report.tables.first)
+        #expect(table.columns.map(\.displayName) == ["notes.body", "notes.meta"])
+        #expect(table.columns.first?.kinds == [.keyedArchiveBinary: 1, .null: 1])
+        #expect(table.columns.first?.accepted == 1)
+        #expect(table.columns.last?.kinds == [.json: 1, .null: 1])
+        #expect(table.plainColumns.map(\.name) == ["id", "title"])
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefusedWithoutBeingCreated() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-nope-\(UUID().uuidString).sqlite").path
+        #expect(throws: StoreError.self) { try StoreScanner().scan(path: path) }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let error = try #require(throws: StoreError.self) { try StoreScanner().scan(path: path) }
+        #expect(error.code == .cannotOpen)
+    }
+}
