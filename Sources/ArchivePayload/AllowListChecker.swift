@@ -31,34 +31,63 @@ public struct AllowListChecker: Sendable {
         func allowed(_ name: String) -> Bool {
             spellings.contains(name) || SwiftClassName.demangle(name).map(spellings.contains) == true
         }
-        let paths = ArchivePaths(archive)
+        // Paths are only needed to report an object; most archives have nothing to report.
+        var builtPaths: ArchivePaths?
+        func paths() -> ArchivePaths {
+            if let builtPaths { return builtPaths }
+            let made = ArchivePaths(archive)
+            builtPaths = made
+            return made
+        }
         var violations: [AllowListReport.Violation] = []
         var warnings: [AllowListReport.Warning] = []
         if allowList.isBypassed {
             warnings.append(.init(kind: .bypass, message: "the list names NSObject, which every class inherits from: the check is bypassed and any class is accepted"))
         }
         var warnedPlistTypes: Set<String> = []
+        // Whether each inline plist type is allowed, worked out once per type name.
+        var inlineVerdicts: [(name: String, allowed: Bool)] = []
         // Verdicts by class description: every object of a class shares its class's verdict.
         var verdicts: [Int: Bool] = [:]
-        for case let object? in archive.objects {
-            guard let archivedClass = object.archivedClass else {
+        var lastPassed: ArchivedClass?
+        let objects = archive.objects
+        for index in objects.indices {
+            // Objects are read in place: copying each out would retain and release its fields.
+            guard objects[index] != nil else { continue }
+            guard let archivedClass = objects[index]?.archivedClass else {
                 // An inline plist value: Foundation allows it and logs a warning unless listed.
-                let name = object.className
-                let chain = hierarchy.chain(of: name) ?? [name]
-                if !chain.contains(where: allowed), !warnedPlistTypes.contains(name) {
+                let name = objects[index]?.className ?? ""
+                let allowedType: Bool
+                if let known = inlineVerdicts.first(where: { $0.name == name }) {
+                    allowedType = known.allowed
+                } else {
+                    let chain = hierarchy.chain(of: name) ?? [name]
+                    allowedType = chain.contains(where: allowed)
+                    inlineVerdicts.append((name, allowedType))
+                }
+                if !allowedType, !warnedPlistTypes.contains(name) {
+                    let uid = objects[index]?.uid ?? index
                     warnedPlistTypes.insert(name)
                     warnings.append(.init(kind: .implicitPlistType,
-                                          message: "allowed unarchiving safe plist type '\(name)' for key '\(paths.lastKey(of: object.uid))', even though it was not explicitly included in the allowed classes set",
-                                          uid: object.uid, path: paths.path(to: object.uid)))
+                                          message: "allowed unarchiving safe plist type '\(name)' for key '\(paths().lastKey(of: uid))', even though it was not explicitly included in the allowed classes set",
+                                          uid: uid, path: paths().path(to: uid)))
                 }
                 continue
             }
-            if let verdict = verdicts[archivedClass.uid], verdict { continue }
+            if lastPassed === archivedClass { continue }
+            if let verdict = verdicts[archivedClass.uid], verdict {
+                lastPassed = archivedClass
+                continue
+            }
+            guard let object = objects[index] else { continue }
             let judged = chain(of: object)
             let passes = judged.contains(where: allowed)
             verdicts[archivedClass.uid] = passes
-            if passes { continue }
-            let path = paths.path(to: object.uid)
+            if passes {
+                lastPassed = archivedClass
+                continue
+            }
+            let path = paths().path(to: object.uid)
             var reason = "\(archivedClass.readableName) is not in the allowed classes"
             let claimed = archivedClass.chain.filter { $0 != archivedClass.name }
             if !allowList.trustsArchiveHierarchy, claimed.contains(where: allowed) {

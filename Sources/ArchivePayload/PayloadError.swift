@@ -7,6 +7,8 @@ public struct PayloadError: Error, Sendable, Hashable, CustomStringConvertible {
         case noRoot
         /// Nesting beyond the configured limit.
         case tooDeep
+        /// More values than `PayloadOptions.maximumValueCount`, shared objects counted at each use.
+        case tooLarge
         /// The allow-list check refused the archive.
         case refused
         /// The payload could not be archived (a path or class that does not fit).

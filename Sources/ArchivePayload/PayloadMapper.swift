@@ -46,26 +46,47 @@ public struct PayloadMapper: Sendable {
         let options: PayloadOptions
         /// The path from the root to the current value, rendered only for an error message.
         var components: [PathComponent] = [.text("root")]
-        /// Objects on the way from the root to the current one, with where in the path each is.
-        var ancestors: [Int: Int] = [:]
+        /// Objects on the way from the root to the current one, with where in the path each is
+        /// (-1 for the others), by UID.
+        var ancestors: [Int32]
         var nestedDepth = 0
+        /// The keys of the last dictionary mapped, whose array the next one reuses when equal.
+        var lastKeys: [PropertyListValue] = []
+        /// Values produced so far, an object counted at every place it appears.
+        var produced = 0
+        /// Nested payloads already decoded, by the UID of their data object, with their value count.
+        var nestedPayloads: [Int: (value: PropertyListValue?, count: Int)] = [:]
+
+        init(archive: KeyedArchive, options: PayloadOptions) {
+            self.archive = archive
+            self.options = options
+            ancestors = Array(repeating: -1, count: archive.objects.count)
+        }
 
         enum PathComponent {
             case key(String)
             case index(Int)
             case text(String)
+            /// `.NS.keys[i]`, the path to a dictionary's key, rendered only when needed.
+            case dictionaryKey(Int)
         }
 
         var null: PropertyListValue { options.target == .propertyList ? .string("$null") : .null }
 
+        /// A deep path shows its first component and its last ten around a count of the rest,
+        /// keys cut to 100 characters, so that an error message stays a line.
         func rendered(_ count: Int? = nil) -> String {
-            components.prefix(count ?? components.count).reduce(into: "") { out, c in
+            let shown = components.prefix(count ?? components.count)
+            func text(_ c: PathComponent) -> String {
                 switch c {
-                case .key(let k): out += "." + k
-                case .index(let i): out += "[\(i)]"
-                case .text(let t): out += t
+                case .key(let k): "." + (k.utf8.count <= 100 || k.count <= 100 ? k : String(k.prefix(100)) + "…")
+                case .index(let i): "[\(i)]"
+                case .text(let t): t
+                case .dictionaryKey(let i): ".NS.keys[\(i)]"
                 }
             }
+            guard shown.count > 11, let first = shown.first else { return shown.map(text).joined() }
+            return text(first) + "…(\(shown.count - 11) more)…" + shown.suffix(10).map(text).joined()
         }
 
         /// The payload of `value` one step further down the path.
@@ -80,19 +101,40 @@ public struct PayloadMapper: Sendable {
             guard depth <= options.maximumDepth else {
                 throw PayloadError(.tooDeep, "objects nest deeper than \(options.maximumDepth) at \(rendered())")
             }
+            try count(1)
             switch value {
             case .null: return nil
             case .inline(let v): return inline(v)
             case .array(let elements):
                 return try self.elements(elements, depth: depth)
             case .object(let uid):
+                // Strings, numbers and dates (most objects) hold no references: no cycle can pass
+                // through them, so they are mapped without being copied out or tracked.
+                if uid < archive.objects.count {
+                    switch archive.objects[uid]?.content {
+                    case .string(let s)?: return .string(s)
+                    case .number(let n)?: return n
+                    case .date(let d)?: return .date(d)
+                    default: break
+                    }
+                }
                 guard let object = archive.object(value) else { return nil }
-                if let start = ancestors[uid] {
+                // `object(_:)` found it, so `uid` is an index of `objects` and of `ancestors`.
+                let start = Int(ancestors[uid])
+                if start >= 0 {
                     throw PayloadError(.cycle, "cycle: \(rendered()) refers back to \(rendered(start)) (object #\(uid)); a payload cannot hold a loop")
                 }
-                ancestors[uid] = components.count
-                defer { ancestors[uid] = nil }
+                ancestors[uid] = Int32(truncatingIfNeeded: components.count)
+                defer { ancestors[uid] = -1 }
                 return try map(object, depth: depth)
+            }
+        }
+
+        /// Counts `n` more values against `maximumValueCount`.
+        mutating func count(_ n: Int) throws(PayloadError) {
+            produced += n
+            guard produced <= options.maximumValueCount else {
+                throw PayloadError(.tooLarge, "the payload holds more than \(options.maximumValueCount) values at \(rendered()); an object the archive shares counts at every place it appears")
             }
         }
 
@@ -116,7 +158,7 @@ public struct PayloadMapper: Sendable {
             case .string(let s): return .string(s)
             case .number(let n): return n
             case .decimalNumber(let text): return Self.number(fromDecimal: text)
-            case .data(let d): return try expanded(d, depth: depth) ?? .data(d)
+            case .data(let d): return try expanded(d, uid: object.uid, depth: depth) ?? .data(d)
             case .date(let d): return .date(d)
             case .null: return null
             case .array(let a), .set(let a), .orderedSet(let a), .oldStyleArray(let a), .countedSet(let a, _):
@@ -144,6 +186,7 @@ public struct PayloadMapper: Sendable {
             case .color(let c): return Self.color(c)
             case .object:
                 var d = PropertyListDictionary()
+                d.reserveCapacity(object.fields.count + 1)
                 if options.keepsClassNames { d.append(key: "$class", value: .string(object.readableClassName)) }
                 for field in object.fields {
                     let mapped = try map(field.value, at: .key(field.key), depth: depth + 1)
@@ -160,13 +203,31 @@ public struct PayloadMapper: Sendable {
         mutating func dictionary(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(PayloadError) -> PropertyListValue {
             var mappedKeys: [PropertyListValue] = []
             var mappedValues: [PropertyListValue] = []
-            for (i, (k, v)) in zip(keys, values).enumerated() {
-                mappedKeys.append(try map(k, at: .text(".NS.keys[\(i)]"), depth: depth + 1) ?? null)
-                let step: PathComponent = if let key = mappedKeys.last?.stringValue { .key(key) } else { .index(i) }
-                mappedValues.append(try map(v, at: step, depth: depth + 1) ?? null)
+            let count = min(keys.count, values.count)
+            mappedKeys.reserveCapacity(count)
+            mappedValues.reserveCapacity(count)
+            var allStrings = true
+            for i in 0..<count {
+                let key = try map(keys[i], at: .dictionaryKey(i), depth: depth + 1) ?? null
+                mappedKeys.append(key)
+                let step: PathComponent
+                if case .string(let name) = key {
+                    step = .key(name)
+                } else {
+                    step = .index(i)
+                    allStrings = false
+                }
+                mappedValues.append(try map(values[i], at: step, depth: depth + 1) ?? null)
             }
-            if mappedKeys.allSatisfy({ $0.stringValue != nil }) {
+            if allStrings, options.target != .propertyList {
+                // Every entry is kept: the mapped arrays are the dictionary. Dictionaries of one
+                // shape (an array of records) share one keys array.
+                if mappedKeys == lastKeys { mappedKeys = lastKeys } else { lastKeys = mappedKeys }
+                return .dictionary(PropertyListDictionary(keys: mappedKeys, values: mappedValues))
+            }
+            if allStrings {
                 var d = PropertyListDictionary()
+                d.reserveCapacity(count)
                 for (k, v) in zip(mappedKeys, mappedValues) where !((options.target == .propertyList) && v == null) {
                     d.append(key: k, value: v)
                 }
@@ -188,23 +249,57 @@ public struct PayloadMapper: Sendable {
         }
 
         /// NSData holding JSON, a property list or a keyed archive, decoded in place.
-        mutating func expanded(_ data: Data, depth: Int) throws(PayloadError) -> PropertyListValue? {
-            guard options.expandsNestedPayloads, nestedDepth < 8, let kind = NestedPayload.identify(data) else { return nil }
-            switch kind {
-            case .json:
-                return try? JSONPropertyListReader().read(data)
-            case .propertyList:
-                return try? PropertyListReader().read(data).value
-            case .keyedArchive:
-                guard let nested = try? KeyedArchive(data: data) else { return nil }
+        ///
+        /// A data object referenced many times is decoded once; its values count at every use.
+        mutating func expanded(_ data: Data, uid: Int, depth: Int) throws(PayloadError) -> PropertyListValue? {
+            guard options.expandsNestedPayloads, nestedDepth < 8 else { return nil }
+            if let known = nestedPayloads[uid] {
+                try count(known.count)
+                return known.value
+            }
+            let before = produced
+            var value: PropertyListValue?
+            var document: PropertyListValue?
+            switch NestedPayload.identify(data) {
+            case .json?:
+                document = try? JSONPropertyListReader().read(data)
+            case .propertyList?:
+                document = try? PropertyListReader().read(data).value
+            case .keyedArchive?:
+                guard let nested = try? KeyedArchive(data: data), let root = nested.root else { break }
                 var inner = Walk(archive: nested, options: options)
                 inner.nestedDepth = nestedDepth + 1
                 inner.components = [.text(rendered() + "<archive>.root")]
-                guard let root = nested.root else { return nil }
-                return try inner.map(root, depth: depth + 1)
+                inner.produced = produced
+                value = try inner.map(root, depth: depth + 1)
+                produced = inner.produced
             default:
-                return nil
+                break
             }
+            if let document {
+                // A JSON or property-list document may share subtrees: count what it expands to.
+                try count(Self.valueCount(document, upTo: options.maximumValueCount - produced + 1))
+                value = document
+            }
+            nestedPayloads[uid] = (value, produced - before)
+            return value
+        }
+
+        /// The values in `value`, counted no further than `limit`.
+        static func valueCount(_ value: PropertyListValue, upTo limit: Int) -> Int {
+            var count = 0
+            var pending = [value]
+            while count < limit, let v = pending.popLast() {
+                count += 1
+                switch v {
+                case .array(let a), .set(let a): pending.append(contentsOf: a)
+                case .dictionary(let d):
+                    pending.append(contentsOf: d.keys)
+                    pending.append(contentsOf: d.values)
+                default: break
+                }
+            }
+            return count
         }
 
         static func number(fromDecimal text: String) -> PropertyListValue {

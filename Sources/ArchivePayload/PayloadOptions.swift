@@ -18,11 +18,17 @@ public struct PayloadOptions: Sendable, Hashable {
     public var target: Target = .json
     /// The deepest nesting of objects followed.
     public var maximumDepth = 512
+    /// The most values a payload may hold. An object the archive shares counts at every place it
+    /// appears, as it will in the payload, so a small archive of shared references cannot make
+    /// a payload of billions of values.
+    public var maximumValueCount = 10_000_000
 
-    public init(keepsClassNames: Bool = false, expandsNestedPayloads: Bool = false, target: Target = .json, maximumDepth: Int = 512) {
+    public init(keepsClassNames: Bool = false, expandsNestedPayloads: Bool = false, target: Target = .json, maximumDepth: Int = 512,
+                maximumValueCount: Int = 10_000_000) {
         self.keepsClassNames = keepsClassNames
         self.expandsNestedPayloads = expandsNestedPayloads
         self.target = target
         self.maximumDepth = maximumDepth
+        self.maximumValueCount = maximumValueCount
     }
 }

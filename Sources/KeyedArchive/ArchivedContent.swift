@@ -23,9 +23,9 @@ public enum ArchivedContent: Sendable, Hashable {
     /// NSOrderedSet and NSMutableOrderedSet.
     case orderedSet([ArchivedValue])
     /// NSCountedSet: each distinct object with its count.
-    indirect case countedSet([ArchivedValue], counts: [Int])
+    case countedSet([ArchivedValue], counts: [Int])
     /// NSDictionary and NSMutableDictionary (`NS.keys`, `NS.objects`), keys of any type.
-    indirect case dictionary(keys: [ArchivedValue], values: [ArchivedValue])
+    case dictionary(keys: [ArchivedValue], values: [ArchivedValue])
     /// NSURL: a relative string and an optional base URL.
     indirect case url(base: ArchivedValue, relative: ArchivedValue)
     /// NSUUID (`NS.uuidbytes`).

@@ -6,8 +6,17 @@ import PropertyList
 /// Decoding never fails: a known class whose fields are not as Apple writes them is shown as a
 /// generic object, so a damaged or unexpected archive still reads.
 struct ArchivedContentDecoder {
-    let raw: [PropertyListValue]
+    let raw: RawObjects
     let object: ArchivedObject
+
+    init(raw: RawObjects, object: ArchivedObject) {
+        self.raw = raw
+        self.object = object
+    }
+
+    init(raw: [PropertyListValue], object: ArchivedObject) {
+        self.init(raw: RawObjects(raw), object: object)
+    }
 
     typealias Decoder = @Sendable (ArchivedContentDecoder) -> ArchivedContent?
 
@@ -101,7 +110,7 @@ struct ArchivedContentDecoder {
         return Self.string(v, raw: raw)
     }
 
-    static func string(_ v: ArchivedValue, raw: [PropertyListValue]) -> String? {
+    static func string(_ v: ArchivedValue, raw: RawObjects) -> String? {
         switch v {
         case .inline(.string(let s)): return s
         case .object(let uid) where uid < raw.count:
@@ -176,10 +185,13 @@ struct ArchivedContentDecoder {
 
     /// NSDecimal's fields: a little-endian mantissa of 16-bit words, an exponent and a sign.
     func decimal() -> ArchivedContent? {
-        guard let exponent = int("NS.exponent"), let length = int("NS.length") else { return nil }
+        // NSDecimal holds its exponent in a signed byte and its length in 0...8 words; any other
+        // value is damage, and a huge exponent would otherwise become a string of that many zeros.
+        guard let exponent = int("NS.exponent"), (-128...127).contains(exponent),
+              let length = int("NS.length"), (0...8).contains(length) else { return nil }
         let negative = int("NS.negative") == 1
         if length == 0 { return .decimalNumber(negative ? "NaN" : "0") }
-        guard let mantissaBytes = data("NS.mantissa"), length <= 8, mantissaBytes.count >= length * 2 else { return nil }
+        guard let mantissaBytes = data("NS.mantissa"), mantissaBytes.count >= length * 2 else { return nil }
         let bigEndian = int("NS.mantissa.bo") == 0
         var mantissa: UInt128 = 0
         let bytes = [UInt8](mantissaBytes)
@@ -309,7 +321,8 @@ struct ArchivedContentDecoder {
         }
         guard let packed = data("NSRangeData") else { return nil }
         let numbers = Self.varints(packed)
-        guard numbers.count == count * 2 else { return nil }
+        // Compared without multiplying: `count` comes from the archive and `count * 2` can overflow.
+        guard numbers.count % 2 == 0, numbers.count / 2 == count else { return nil }
         var ranges: [Range<Int>] = []
         for i in stride(from: 0, to: numbers.count, by: 2) {
             let location = numbers[i], length = numbers[i + 1]
@@ -332,5 +345,56 @@ struct ArchivedContentDecoder {
             elements.append(e)
         }
         return .oldStyleArray(elements)
+    }
+}
+
+/// The elements of `$objects` as property-list values, however the archive was read: as a
+/// `PropertyListValue` array, or as a flat table whose dictionaries are rebuilt when asked for
+/// (content decoders rarely look inside another object's dictionary).
+///
+/// A class, so that handing it to each object's content decoder costs one reference.
+final class RawObjects {
+    /// Every element, or with a flat table, every element that is not a dictionary.
+    let values: [PropertyListValue]
+    /// Per element, with a flat table: whether it is a dictionary kept as entries. Empty otherwise.
+    let isDictionary: [Bool]
+    /// The flat table's parts, read in place by `KeyedArchiveDecoding.decodeFlatObject`.
+    let entryStart: [Int32]
+    let entries: [FlatEntry]
+    let uids: [UInt32]
+    let others: [PropertyListValue]
+    let flat: FlatObjectTable?
+
+    init(_ values: [PropertyListValue]) {
+        self.values = values
+        isDictionary = []
+        entryStart = []
+        entries = []
+        uids = []
+        others = []
+        flat = nil
+    }
+
+    init(flat: FlatObjectTable) {
+        values = flat.values
+        isDictionary = flat.isDictionary
+        entryStart = flat.entryStart
+        entries = flat.entries
+        uids = flat.uids
+        others = flat.others
+        self.flat = flat
+    }
+
+    var count: Int { values.count }
+
+    /// Whether element `uid` is a dictionary kept flat, whose value `values` does not hold.
+    @inline(__always)
+    func isFlatDictionary(_ uid: Int) -> Bool {
+        !isDictionary.isEmpty && isDictionary[uid]
+    }
+
+    subscript(uid: Int) -> PropertyListValue {
+        if isFlatDictionary(uid), let flat { return flat.value(uid) }
+        return values[uid]
     }
 }

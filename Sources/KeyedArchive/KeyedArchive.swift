@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import Synchronization
 
 /// An NSKeyedArchiver archive, validated and decoded into a graph of typed objects, without
 /// instantiating any class.
@@ -22,7 +23,15 @@ public struct KeyedArchive: Sendable, Hashable {
     /// Decoded objects by UID. Class descriptions, `$null` and unreachable entries are nil.
     public var objects: [ArchivedObject?]
     /// The archive as a property list.
-    public var plist: PropertyListValue
+    ///
+    /// An archive read from binary data builds this tree only when it is first asked for: the
+    /// decoded objects do not need it, and most callers never look at it.
+    public var plist: PropertyListValue {
+        get { plistSource.value }
+        set { plistSource = PlistSource(newValue) }
+    }
+
+    var plistSource: PlistSource
 
     public init(archiver: String = "NSKeyedArchiver", version: Int = 100_000, top: [ArchivedField], root: ArchivedValue?,
                 objects: [ArchivedObject?], plist: PropertyListValue) {
@@ -31,11 +40,17 @@ public struct KeyedArchive: Sendable, Hashable {
         self.top = top
         self.root = root
         self.objects = objects
-        self.plist = plist
+        self.plistSource = PlistSource(plist)
     }
 
     /// Reads an archive from bytes in any property-list format.
     public init(data: Data, options: KeyedArchiveReadOptions = .default) throws(KeyedArchiveError) {
+        // Binary archives are read with `$objects` kept flat; anything that way does not handle,
+        // errors included, is read again below, which reports the error.
+        if let archive = Self.readFlat(data, options: options) {
+            self = archive
+            return
+        }
         let value: PropertyListValue
         do {
             value = try PropertyListReader(options: options.propertyList).read(data).value
@@ -43,6 +58,17 @@ public struct KeyedArchive: Sendable, Hashable {
             throw KeyedArchiveError(.propertyList, error.description, underlying: error)
         }
         try self.init(plist: value, options: options)
+    }
+
+    /// A binary archive decoded from a flat `$objects` table, or nil when it must be read the
+    /// ordinary way. Its `plist` is read from `data` when asked for.
+    static func readFlat(_ data: Data, options: KeyedArchiveReadOptions) -> KeyedArchive? {
+        guard let flat = BinaryPropertyListReader(options: options.propertyList).readFlatKeyedArchive(data) else { return nil }
+        let top = PropertyListValue.dictionary(PropertyListDictionary(keys: flat.topKeys, values: flat.topValues))
+        var decoding = KeyedArchiveDecoding(plist: top, options: options)
+        guard var archive = try? decoding.decode(flat: flat.objects) else { return nil }
+        archive.plistSource = PlistSource(DeferredPlist(data: data, options: options.propertyList))
+        return archive
     }
 
     /// Decodes an archive from its property list.
@@ -65,18 +91,123 @@ public struct KeyedArchive: Sendable, Hashable {
 
     /// Each class name, as written, with how many decoded objects have it.
     public var classCounts: [(name: String, count: Int)] {
-        var counts: [String: Int] = [:]
-        var order: [String] = []
-        for object in decodedObjects {
-            let name = object.className
-            if counts[name] == nil { order.append(name) }
-            counts[name, default: 0] += 1
+        // Names in order of first appearance, counted by slot. Objects of one class share one
+        // `ArchivedClass`, so most lookups are an identity check against the previous class.
+        var names: [String] = []
+        var counts: [Int] = []
+        var slotsByName: [String: Int] = [:]
+        var slotsByClass: [ObjectIdentifier: Int] = [:]
+        // The classes met most recently, searched before hashing into `slotsByClass`.
+        var recent: [(id: ObjectIdentifier, slot: Int)] = []
+        var nextRecent = 0
+        func slot(_ name: String) -> Int {
+            if let known = slotsByName[name] { return known }
+            names.append(name)
+            counts.append(0)
+            slotsByName[name] = names.count - 1
+            return names.count - 1
         }
-        return order.map { ($0, counts[$0] ?? 0) }
+        // Each object is read in place: copying it out would retain and release its fields.
+        objects.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices {
+                let s: Int
+                switch buffer[i]?.archivedClass {
+                case .some(let archivedClass):
+                    let id = ObjectIdentifier(archivedClass)
+                    if let hit = recent.first(where: { $0.id == id }) {
+                        s = hit.slot
+                    } else {
+                        if let known = slotsByClass[id] {
+                            s = known
+                        } else {
+                            s = slot(archivedClass.name)
+                            slotsByClass[id] = s
+                        }
+                        if recent.count < 8 {
+                            recent.append((id, s))
+                        } else {
+                            recent[nextRecent] = (id, s)
+                            nextRecent = (nextRecent + 1) % 8
+                        }
+                    }
+                case .none:
+                    guard let name = buffer[i]?.content.inlineClassName else { continue }
+                    s = slot(name)
+                }
+                counts[s] += 1
+            }
+        }
+        return zip(names, counts).map { ($0, $1) }
+    }
+
+    public static func == (a: KeyedArchive, b: KeyedArchive) -> Bool {
+        a.archiver == b.archiver && a.version == b.version && a.top == b.top && a.root == b.root && a.objects == b.objects
+            && a.plistSource == b.plistSource
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(archiver)
+        hasher.combine(version)
+        hasher.combine(top)
+        hasher.combine(root)
+        hasher.combine(objects)
+        hasher.combine(plist)
     }
 
     /// Whether `data` looks like a keyed archive: a plist whose top level has `$archiver`.
     public static func isKeyedArchive(_ value: PropertyListValue) -> Bool {
         value.dictionaryValue?["$archiver"] != nil && value.dictionaryValue?["$objects"] != nil
+    }
+}
+
+/// Where `KeyedArchive.plist` comes from: a value, or the bytes it is read from when asked for.
+struct PlistSource: Sendable, Equatable {
+    enum Storage: Sendable {
+        case value(PropertyListValue)
+        case deferred(DeferredPlist)
+    }
+
+    var storage: Storage
+
+    init(_ value: PropertyListValue) { storage = .value(value) }
+    init(_ deferred: DeferredPlist) { storage = .deferred(deferred) }
+
+    var value: PropertyListValue {
+        switch storage {
+        case .value(let v): v
+        case .deferred(let d): d.value
+        }
+    }
+
+    static func == (a: PlistSource, b: PlistSource) -> Bool {
+        // The same bytes read with the same options are the same value; otherwise compare values.
+        if case .deferred(let x) = a.storage, case .deferred(let y) = b.storage,
+           x === y || (x.options == y.options && x.data == y.data) {
+            return true
+        }
+        return a.value == b.value
+    }
+}
+
+/// A binary archive's property list, read from its bytes the first time it is asked for.
+final class DeferredPlist: Sendable {
+    let data: Data
+    let options: PropertyListReadOptions
+    let cache = Mutex<PropertyListValue?>(nil)
+
+    init(data: Data, options: PropertyListReadOptions) {
+        self.data = data
+        self.options = options
+    }
+
+    var value: PropertyListValue {
+        cache.withLock { cached in
+            if let cached { return cached }
+            // The archive was decoded from these bytes with these options, after a scan that
+            // applies every check the reader applies, so the read succeeds.
+            let value = (try? BinaryPropertyListReader(options: options).read(data)) ?? .null
+            cached = value
+            return value
+        }
     }
 }

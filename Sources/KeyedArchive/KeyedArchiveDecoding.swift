@@ -5,10 +5,16 @@ import PropertyList
 struct KeyedArchiveDecoding {
     let plist: PropertyListValue
     let options: KeyedArchiveReadOptions
-    var raw: [PropertyListValue] = []
+    var raw = RawObjects([])
+    /// With a flat table: what each of its distinct keys is as a field key.
+    var flatKeys: [FlatKey] = []
+    /// With a flat table, per key: the last UID array converted under it, which the next one
+    /// reuses when it holds the same UIDs (`NS.keys` of an array of records, for instance).
+    var lastReferences: [(range: Range<Int>, values: [ArchivedValue])?] = []
     /// Class descriptions already read, and the content decoder for each, by UID.
-    var classes: [ArchivedClass?] = []
-    var contentDecoders: [ArchivedContentDecoder.Decoder?] = []
+    /// Per UID: the index in `classes` of the class description it holds, or -1 when not read yet.
+    var classSlots: [Int32] = []
+    var classes: [(archivedClass: ArchivedClass, decoder: ArchivedContentDecoder.Decoder?)] = []
     var objects: [ArchivedObject?] = []
 
     init(plist: PropertyListValue, options: KeyedArchiveReadOptions) {
@@ -16,7 +22,19 @@ struct KeyedArchiveDecoding {
         self.options = options
     }
 
-    mutating func decode() throws(KeyedArchiveError) -> KeyedArchive {
+    /// A key of a flat table's dictionaries, as `decodeObject` reads keys.
+    struct FlatKey {
+        /// The key, unescaped; nil when the key is not a string.
+        var field: String?
+        /// Whether the key is `$class`, by `==` (which skips it as a field) and by
+        /// `literallyEqual` (which finds the class, as `PropertyListDictionary` looks it up).
+        var skipped: Bool
+        var isClass: Bool
+    }
+
+    /// Decodes the archive; with `flat`, `$objects` is that table, and `plist`'s `$objects`
+    /// entry only stands in for it.
+    mutating func decode(flat: FlatObjectTable? = nil) throws(KeyedArchiveError) -> KeyedArchive {
         guard case .dictionary(let top) = plist else {
             throw KeyedArchiveError(.notAnArchive, "not a keyed archive: the top level is \(article(plist.typeName)), not a dictionary")
         }
@@ -36,16 +54,24 @@ struct KeyedArchiveDecoding {
         guard case .array(let objectList)? = top["$objects"] else {
             throw KeyedArchiveError(.notAnArchive, top["$objects"] == nil ? "not a keyed archive: no $objects" : "$objects is not an array")
         }
-        guard case .string("$null")? = objectList.first else {
+        if let flat {
+            raw = RawObjects(flat: flat)
+            flatKeys = flat.keys.map { key in
+                guard case .string(let name) = key else { return FlatKey(field: nil, skipped: false, isClass: false) }
+                return FlatKey(field: Self.unescape(name), skipped: name == "$class", isClass: literallyEqual(name, "$class"))
+            }
+            lastReferences = Array(repeating: nil, count: flat.keys.count)
+        } else {
+            raw = RawObjects(objectList)
+        }
+        guard raw.count > 0, !raw.isFlatDictionary(0), case .string("$null") = raw.values[0] else {
             throw KeyedArchiveError(.malformed, "$objects[0] must be \"$null\"")
         }
-        guard objectList.count <= options.propertyList.maximumObjectCount else {
-            throw KeyedArchiveError(.limitExceeded, "$objects holds \(objectList.count) entries, over the limit of \(options.propertyList.maximumObjectCount)")
+        guard raw.count <= options.propertyList.maximumObjectCount else {
+            throw KeyedArchiveError(.limitExceeded, "$objects holds \(raw.count) entries, over the limit of \(options.propertyList.maximumObjectCount)")
         }
-        raw = objectList
         objects = Array(repeating: nil, count: raw.count)
-        classes = Array(repeating: nil, count: raw.count)
-        contentDecoders = Array(repeating: nil, count: raw.count)
+        classSlots = Array(repeating: -1, count: raw.count)
         guard case .dictionary(let topDictionary)? = top["$top"] else {
             throw KeyedArchiveError(.notAnArchive, top["$top"] == nil ? "not a keyed archive: no $top" : "$top is not a dictionary")
         }
@@ -88,40 +114,59 @@ struct KeyedArchiveDecoding {
                 e.keyPath = path(to: uid, top: top)
                 throw e
             }
-            objects[uid] = object
             for f in object.fields.reversed() { push(f.value, depth: depth + 1, into: &pending) }
+            objects[uid] = object
         }
     }
 
     /// The shortest key path from `$top` to `target` through the objects decoded so far.
+    ///
+    /// Only a parent link is kept per object while searching, and the path shows at most its
+    /// first component and its last ten, keys cut to 100 characters: building every path as
+    /// text made an error in a 50 kB archive of deep objects and long keys cost gigabytes.
     func path(to target: Int, top: [ArchivedField]) -> String {
-        var paths: [Int: String] = [:]
+        var links: [Int: (parent: Int, label: String)] = [:]
         var queue: [Int] = []
-        func visit(_ value: ArchivedValue, _ path: String) {
+        func visit(_ value: ArchivedValue, parent: Int, _ label: String) {
             switch value {
-            case .object(let uid) where paths[uid] == nil:
-                paths[uid] = path
+            case .object(let uid) where links[uid] == nil:
+                links[uid] = (parent, label)
                 queue.append(uid)
             case .array(let elements):
-                for (i, e) in elements.enumerated() { visit(e, "\(path)[\(i)]") }
+                for (i, e) in elements.enumerated() { visit(e, parent: parent, "\(label)[\(i)]") }
             default: break
             }
         }
-        for f in top { visit(f.value, f.key == "root" ? "root" : "$top.\(f.key)") }
+        for f in top { visit(f.value, parent: -1, f.key == "root" ? "root" : "$top.\(Self.shortened(f.key))") }
         var head = 0
-        while head < queue.count, paths[target] == nil || queue[head] != target {
+        while head < queue.count, links[target] == nil {
             let uid = queue[head]
             head += 1
-            guard let object = objects[uid], let base = paths[uid] else { continue }
-            for f in object.fields { visit(f.value, "\(base).\(f.key)") }
+            guard let object = objects[uid] else { continue }
+            for f in object.fields { visit(f.value, parent: uid, "." + Self.shortened(f.key)) }
         }
-        return paths[target] ?? "#\(target)"
+        // The links form a tree: each object is linked once, to one found before it.
+        var labels: [String] = []
+        var current = target
+        while current >= 0, let link = links[current] {
+            labels.append(link.label)
+            current = link.parent
+        }
+        guard let first = labels.last else { return "#\(target)" }
+        guard labels.count > 11 else { return labels.reversed().joined() }
+        return first + "…(\(labels.count - 11) more)…" + labels.prefix(10).reversed().joined()
+    }
+
+    /// A key as a path shows it: at most 100 characters.
+    static func shortened(_ key: String) -> String {
+        key.utf8.count <= 100 || key.count <= 100 ? key : String(key.prefix(100)) + "…"
     }
 
     // MARK: Objects
 
     mutating func decodeObject(_ uid: Int) throws(KeyedArchiveError) -> ArchivedObject {
-        let value = raw[uid]
+        if raw.isFlatDictionary(uid) { return try decodeFlatObject(uid) }
+        let value = raw.values[uid]
         switch value {
         case .string(let s): return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .string(s))
         case .integer, .real, .bool: return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .number(value))
@@ -137,7 +182,7 @@ struct KeyedArchiveDecoding {
             guard case .uid(let classUID) = classValue else {
                 throw KeyedArchiveError(.malformed, "$class is \(article(classValue.typeName)), not a UID", objectUID: uid)
             }
-            let archivedClass = try archivedClass(classUID, objectUID: uid)
+            let (archivedClass, decoder) = try archivedClass(classUID, objectUID: uid)
             var fields: [ArchivedField] = []
             fields.reserveCapacity(d.count - 1)
             for (k, v) in d {
@@ -148,7 +193,7 @@ struct KeyedArchiveDecoding {
                 fields.append(ArchivedField(key: Self.unescape(key), value: try field(v, in: uid, key: key)))
             }
             var object = ArchivedObject(uid: uid, archivedClass: archivedClass, fields: fields, content: .object)
-            if let decoder = contentDecoders[archivedClass.uid] {
+            if let decoder {
                 object.content = decoder(ArchivedContentDecoder(raw: raw, object: object)) ?? .object
             }
             return object
@@ -157,13 +202,85 @@ struct KeyedArchiveDecoding {
         }
     }
 
-    /// The class description at `uid`, read once.
-    mutating func archivedClass(_ uid: UInt64, objectUID: Int) throws(KeyedArchiveError) -> ArchivedClass {
+    /// An object kept as entries of a flat table: what the `.dictionary` case of `decodeObject`
+    /// does with the same dictionary.
+    mutating func decodeFlatObject(_ uid: Int) throws(KeyedArchiveError) -> ArchivedObject {
+        // The table's arrays, taken once for the loops below.
+        let entries = raw.entries
+        let keys = flatKeys
+        let start = Int(raw.entryStart[uid]), end = Int(raw.entryStart[uid + 1])
+        // `$class`, the last one as a dictionary lookup finds it.
+        var classEntry = end
+        var i = end
+        while i > start {
+            i -= 1
+            if keys[Int(entries[i].key)].isClass {
+                classEntry = i
+                break
+            }
+        }
+        guard classEntry < end else {
+            throw KeyedArchiveError(.malformed, "object has no $class", objectUID: uid)
+        }
+        guard entries[classEntry].kind == .uid else {
+            throw KeyedArchiveError(.malformed, "$class is not a UID", objectUID: uid)
+        }
+        let (archivedClass, decoder) = try archivedClass(entries[classEntry].payload, objectUID: uid)
+        var fields: [ArchivedField] = []
+        fields.reserveCapacity(end - start - 1)
+        for i in start..<end {
+            let entry = entries[i]
+            guard let name = keys[Int(entry.key)].field else {
+                throw KeyedArchiveError(.malformed, "object has a key that is not a string", objectUID: uid)
+            }
+            if keys[Int(entry.key)].skipped { continue }
+            fields.append(ArchivedField(key: name, value: try field(entry, objectUID: uid)))
+        }
+        var object = ArchivedObject(uid: uid, archivedClass: archivedClass, fields: fields, content: .object)
+        if let decoder {
+            object.content = decoder(ArchivedContentDecoder(raw: raw, object: object)) ?? .object
+        }
+        return object
+    }
+
+    /// A flat entry's value as a field: what `field` makes of the value it stands for.
+    mutating func field(_ entry: FlatEntry, objectUID: Int) throws(KeyedArchiveError) -> ArchivedValue {
+        switch entry.kind {
+        case .uid:
+            return try reference(UInt64(entry.payload), objectUID: objectUID)
+        case .uids:
+            let range = entry.uidRange
+            let uids = raw.uids
+            if let last = lastReferences[Int(entry.key)], last.range.count == range.count,
+               uids[last.range].elementsEqual(uids[range]) {
+                return .array(last.values)
+            }
+            var out: [ArchivedValue] = []
+            out.reserveCapacity(range.count)
+            for i in range { out.append(try reference(UInt64(uids[i]), objectUID: objectUID)) }
+            lastReferences[Int(entry.key)] = (range, out)
+            return .array(out)
+        case .value:
+            return try field(raw.others[Int(entry.payload)], in: objectUID, key: "")
+        }
+    }
+
+    @inline(__always)
+    func reference(_ u: UInt64, objectUID: Int) throws(KeyedArchiveError) -> ArchivedValue {
+        guard u < UInt64(raw.count) else {
+            throw KeyedArchiveError(.malformed, "reference to UID \(u), outside $objects (0..<\(raw.count))", objectUID: objectUID)
+        }
+        return u == 0 ? .null : .object(uid: Int(u))
+    }
+
+    /// The class description at `uid`, read once, with the content decoder for its objects.
+    mutating func archivedClass(_ uid: UInt64, objectUID: Int) throws(KeyedArchiveError) -> (ArchivedClass, ArchivedContentDecoder.Decoder?) {
         guard uid < UInt64(raw.count), uid > 0 else {
             throw KeyedArchiveError(.malformed, "$class refers to UID \(uid), outside $objects (0..<\(raw.count))", objectUID: objectUID)
         }
         let index = Int(uid)
-        if let known = classes[index] { return known }
+        let slot = Int(classSlots[index])
+        if slot >= 0 { return classes[slot] }
         guard case .dictionary(let d) = raw[index] else {
             throw KeyedArchiveError(.malformed, "$class refers to #\(index), which is \(article(raw[index].typeName)), not a class description", objectUID: objectUID)
         }
@@ -187,9 +304,10 @@ struct KeyedArchiveDecoding {
         var chain = try strings("$classes")
         if chain.isEmpty { chain = [name] }
         let result = ArchivedClass(uid: index, name: name, chain: chain, hints: try strings("$classhints"))
-        classes[index] = result
-        contentDecoders[index] = ArchivedContentDecoder.decoder(for: result)
-        return result
+        let decoder = ArchivedContentDecoder.decoder(for: result)
+        classSlots[index] = Int32(truncatingIfNeeded: classes.count)
+        classes.append((result, decoder))
+        return (result, decoder)
     }
 
     /// A field value: UIDs become references, checked against `$objects`.
@@ -204,7 +322,12 @@ struct KeyedArchiveDecoding {
             guard elements.contains(where: { if case .uid = $0 { true } else { false } }) else { return .inline(value) }
             var out: [ArchivedValue] = []
             out.reserveCapacity(elements.count)
-            for e in elements { out.append(try field(e, in: objectUID, key: key)) }
+            // One level only: archivers never nest arrays of references, and converting nested
+            // arrays would copy out every subtree the property list shares (a 500-byte file of
+            // arrays that each hold the next one twice would become gigabytes of references).
+            for e in elements {
+                if case .array = e { out.append(.inline(e)) } else { out.append(try field(e, in: objectUID, key: key)) }
+            }
             return .array(out)
         default:
             return .inline(value)

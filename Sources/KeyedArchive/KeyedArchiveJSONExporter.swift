@@ -1,5 +1,5 @@
 import Foundation
-import PropertyList
+@_spi(Writers) import PropertyList
 
 /// Writes a keyed archive's typed tree as JSON: `archivist inspect FILE --format json`.
 ///
@@ -71,14 +71,21 @@ public struct KeyedArchiveJSONExporter: Sendable {
 
     /// The JSON text of `archive`, UTF-8, ending with a newline.
     ///
+    /// The text is streamed straight into one buffer, with the same bytes that writing
+    /// `document(archive)` with `JSONPropertyListWriter` gives: no intermediate tree is built.
+    ///
     /// - Throws: `PropertyListError` only if the JSON writer refuses a value, which the tagging
     ///   above prevents.
     public func write(_ archive: KeyedArchive) throws(PropertyListError) -> Data {
         var options = JSONWriteOptions()
         options.outputFormatting = prettyPrinted ? [.prettyPrinted, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
-        var data = try JSONPropertyListWriter(options: options).write(document(archive))
-        data.append(0x0A)
-        return data
+        // A guess at the size, to grow the buffer few times; it only reserves address space.
+        let (estimate, overflow) = archive.objects.count.multipliedReportingOverflow(by: prettyPrinted ? 512 : 256)
+        var emitter = JSONEmitter(options: options, capacity: overflow ? 1 << 30 : min(estimate, 1 << 30) + 4096)
+        var writer = DocumentWriter(exporter: self, archive: archive, nesting: 0)
+        try writer.writeDocument(level: 0, into: &emitter)
+        emitter.out.append(0x0A)
+        return emitter.data()
     }
 
     /// The JSON document as a property-list value, for callers that write it their own way.

@@ -34,6 +34,18 @@ public struct BinaryPropertyListReader: Sendable {
 
 /// The state of one read. It borrows the input buffer and must not outlive the closure that lent it.
 struct BinaryPropertyListParser {
+    /// How shared objects are handled.
+    enum Sharing {
+        /// Objects referenced more than once are found up front and read once (`read`).
+        case memoized
+        /// Nothing is memoized; a collection, or a string or data of more than
+        /// `largeScalarBytes`, met a second time stops the read with `sharedObject`. A caller
+        /// that meets that error reads the file again with `.memoized`, so work stays
+        /// proportional to the file however it shares objects.
+        case refused
+    }
+    static let largeScalarBytes = 64
+
     let bytes: UnsafeRawBufferPointer
     let base: UnsafeRawPointer
     let options: PropertyListReadOptions
@@ -52,6 +64,8 @@ struct BinaryPropertyListParser {
     /// references. Dictionaries of the same shape (CF uniques their keys) then share one keys
     /// array, which saves most of the memory a large array of records would otherwise take.
     var recentKeys: [Int: RecentKeys] = [:]
+    /// With `Sharing.refused`, the collections and large scalars read so far, one bit each.
+    var seen: [UInt64] = []
 
     struct RecentKeys {
         var refsStart: Int
@@ -64,7 +78,7 @@ struct BinaryPropertyListParser {
         var bytes: Int
     }
 
-    init(_ bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions) throws(PropertyListError) {
+    init(_ bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions, sharing mode: Sharing = .memoized) throws(PropertyListError) {
         self.bytes = bytes
         self.options = options
         // The magic "bplist" and the version "00"; other versions are other formats.
@@ -90,9 +104,14 @@ struct BinaryPropertyListParser {
             }
             at += width
         }
-        sharing = Array(repeating: 0, count: trailer.objectCount)
         inProgress = Array(repeating: 0, count: (trailer.objectCount + 63) / 64)
-        countReferences()
+        switch mode {
+        case .memoized:
+            sharing = Array(repeating: 0, count: trailer.objectCount)
+            countReferences()
+        case .refused:
+            seen = inProgress
+        }
     }
 
     /// The byte offset of object `index`, from the offset table validated in `init`.
@@ -142,6 +161,7 @@ struct BinaryPropertyListParser {
     /// The value of object `index`. A shared object is read once; every later reference reuses
     /// it but still counts its expanded size against the limits.
     mutating func object(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+        guard !sharing.isEmpty else { return try read(index, depth: depth) }
         let slot = Int(sharing[index]) - 2
         guard slot >= 0 else { return try read(index, depth: depth) }
         if let (value, weight) = shared[slot] {
@@ -178,6 +198,19 @@ struct BinaryPropertyListParser {
         inProgress[word] |= bit
     }
 
+    /// With `Sharing.refused`, stops at an object read before (see `Sharing`).
+    @inline(__always)
+    mutating func firstVisit(_ index: Int) throws(PropertyListError) {
+        guard !seen.isEmpty else { return }
+        let word = index >> 6, bit = UInt64(1) << UInt64(index & 63)
+        guard seen[word] & bit == 0 else { throw Self.sharedObject(index) }
+        seen[word] |= bit
+    }
+
+    static func sharedObject(_ index: Int) -> PropertyListError {
+        PropertyListError(.limitExceeded, "object \(index) is shared; read it with memoized sharing", at: .none)
+    }
+
     @inline(__always)
     mutating func leave(_ index: Int) {
         inProgress[index >> 6] &= ~(UInt64(1) << UInt64(index & 63))
@@ -193,13 +226,21 @@ struct BinaryPropertyListParser {
             return try readDictionary(index, marker: bytes[start], depth: depth)
         }
         let value = try readScalar(index, at: start)
-        switch value {
-        case .string(let s): try grow(by: Weight(values: 1, bytes: s.utf8.count), index: index)
-        case .data(let d): try grow(by: Weight(values: 1, bytes: d.count), index: index)
-        case .invalidUTF16String(let u): try grow(by: Weight(values: 1, bytes: u.count * 2), index: index)
-        default: try grow(by: Weight(values: 1, bytes: 0), index: index)
-        }
+        let weight = Self.weight(of: value)
+        if weight.bytes > Self.largeScalarBytes { try firstVisit(index) }
+        try grow(by: weight, index: index)
         return value
+    }
+
+    /// What a scalar adds to the expanded size.
+    @inline(__always)
+    static func weight(of value: PropertyListValue) -> Weight {
+        switch value {
+        case .string(let s): Weight(values: 1, bytes: s.utf8.count)
+        case .data(let d): Weight(values: 1, bytes: d.count)
+        case .invalidUTF16String(let u): Weight(values: 1, bytes: u.count * 2)
+        default: Weight(values: 1, bytes: 0)
+        }
     }
 
     mutating func readScalar(_ index: Int, at start: Int) throws(PropertyListError) -> PropertyListValue {
@@ -294,6 +335,7 @@ struct BinaryPropertyListParser {
             throw fail(.limitExceeded, "nesting deeper than \(options.maximumDepth)", object: index)
         }
         try enter(index)
+        try firstVisit(index)
         try grow(by: Weight(values: 1, bytes: 0), index: index)
         var elements: [PropertyListValue] = []
         elements.reserveCapacity(count)
@@ -323,6 +365,7 @@ struct BinaryPropertyListParser {
             throw fail(.limitExceeded, "nesting deeper than \(options.maximumDepth)", object: index)
         }
         try enter(index)
+        try firstVisit(index)
         try grow(by: Weight(values: 1, bytes: 0), index: index)
         let refSize = trailer.objectRefSize
         var keys: [PropertyListValue] = []
@@ -369,9 +412,18 @@ struct BinaryPropertyListParser {
     /// A big-endian unsigned integer of `size` bytes (at most 8), already bounds-checked.
     @inline(__always)
     func be(_ at: Int, _ size: Int) -> UInt64 {
-        var v: UInt64 = 0
-        for i in 0..<size { v = v << 8 | UInt64(bytes[at + i]) }
-        return v
+        // The common widths as one load each; callers have checked that `at..<at + size` is inside `bytes`.
+        let p = base + at
+        switch size {
+        case 1: return UInt64(p.load(as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: p.loadUnaligned(as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)))
+        case 8: return UInt64(bigEndian: p.loadUnaligned(as: UInt64.self))
+        default:
+            var v: UInt64 = 0
+            for i in 0..<size { v = v << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+            return v
+        }
     }
 
     /// The count in a marker's low nibble, or the integer object after it when the nibble is 0xF.

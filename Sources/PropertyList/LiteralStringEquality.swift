@@ -6,7 +6,7 @@ import Foundation
 /// lists do not. Lengths are compared first and contiguous storage with memcmp, so the common
 /// cases cost no more than `==`.
 @inline(__always)
-func literallyEqual(_ a: String, _ b: String) -> Bool {
+package func literallyEqual(_ a: String, _ b: String) -> Bool {
     let au = a.utf8, bu = b.utf8
     guard au.count == bu.count else { return false }
     if let result = au.withContiguousStorageIfAvailable({ ap in

@@ -64,6 +64,12 @@ public struct XMLPropertyListReader: Sendable {
             }
             defer {
                 context.pointee.parser = nil
+                // Even in SAX mode, libxml2 builds a document of its own to record an entity
+                // declaration ("SAX compatibility mode"), and only the caller frees it.
+                if let document = parser.pointee.myDoc {
+                    parser.pointee.myDoc = nil
+                    xmlFreeDoc(document)
+                }
                 xmlFreeParserCtxt(parser)
             }
             context.pointee.parser = parser

@@ -1,0 +1,506 @@
+import Foundation
+@_spi(Writers) import PropertyList
+
+extension KeyedArchiveJSONExporter {
+    /// Streams one document (an archive, or a nested archive inside it) as JSON.
+    ///
+    /// It writes exactly what `JSONPropertyListWriter` writes for `document(archive)`, piece
+    /// by piece: the common kinds (strings, numbers, dates, arrays, dictionaries, references)
+    /// are written directly, and anything rarer is built as a `PropertyListValue` with the
+    /// same functions `document` uses and handed to the emitter. The class part of an object
+    /// (`class` to `inline`) is the same for every object of a class, so it is rendered once
+    /// and copied from the output for the others.
+    struct DocumentWriter {
+        let exporter: KeyedArchiveJSONExporter
+        let archive: KeyedArchive
+        let nesting: Int
+        /// Where the class part of each class was first written, by class instance.
+        var classParts: [ObjectIdentifier: Range<Int>] = [:]
+        /// The classes met most recently, searched before `classParts`: archives use a few
+        /// classes over and over, and comparing identities is cheaper than hashing them.
+        var recentClasses: [(id: ObjectIdentifier, range: Range<Int>)] = []
+        var nextRecent = 0
+        /// The same for inline objects, by `ArchivedContent.inlineClassName` (a handful of names).
+        var inlineParts: [(name: String, range: Range<Int>)] = []
+
+        init(exporter: KeyedArchiveJSONExporter, archive: KeyedArchive, nesting: Int) {
+            self.exporter = exporter
+            self.archive = archive
+            self.nesting = nesting
+        }
+
+        mutating func writeDocument(level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            let inner = level + 1
+            e.out.append(UInt8(ascii: "{"))
+            e.writeKey("archiver", first: true, level: inner)
+            e.writeString(archive.archiver)
+            e.writeKey("version", first: false, level: inner)
+            e.out.appendDecimal(archive.version)
+            e.writeKey("top", first: false, level: inner)
+            if archive.top.isEmpty {
+                e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: inner)
+            } else {
+                e.out.append(UInt8(ascii: "{"))
+                for (i, field) in archive.top.enumerated() {
+                    e.writeKey(field.key, first: i == 0, level: inner + 1)
+                    try writeValue(field.value, level: inner + 1, into: &e)
+                }
+                e.newline(inner)
+                e.out.append(UInt8(ascii: "}"))
+            }
+            e.writeKey("root", first: false, level: inner)
+            if let root = archive.root {
+                try writeValue(root, level: inner, into: &e)
+            } else {
+                e.out.append("null")
+            }
+            e.writeKey("objects", first: false, level: inner)
+            try writeObjects(level: inner, into: &e)
+            e.writeKey("classes", first: false, level: inner)
+            let counts = archive.classCounts
+            if counts.isEmpty {
+                e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: inner)
+            } else {
+                e.out.append(UInt8(ascii: "{"))
+                for (i, entry) in counts.enumerated() {
+                    e.writeKey(entry.name, first: i == 0, level: inner + 1)
+                    e.out.appendDecimal(entry.count)
+                }
+                e.newline(inner)
+                e.out.append(UInt8(ascii: "}"))
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "}"))
+        }
+
+        mutating func writeObjects(level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            var first = true
+            // Objects are read in place: copying each out would retain and release its parts.
+            try archive.objects.withUnsafeBufferPointer { (objects) throws(PropertyListError) in
+                for i in objects.indices {
+                    guard let object = objects[i] else { continue }
+                    if first { e.out.append(UInt8(ascii: "[")) }
+                    e.writeSeparator(first: first, level: level + 1)
+                    first = false
+                    try writeObject(object, level: level + 1, into: &e)
+                }
+            }
+            if first {
+                e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level)
+            } else {
+                e.newline(level)
+                e.out.append(UInt8(ascii: "]"))
+            }
+        }
+
+        // MARK: Objects
+
+        mutating func writeObject(_ object: ArchivedObject, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            let inner = level + 1
+            e.out.append(UInt8(ascii: "{"))
+            e.writeKey("uid", first: true, level: inner)
+            e.out.appendDecimal(object.uid)
+            writeClassPart(of: object, level: inner, into: &e)
+            // `kind`, `summary`, `value` and what follows them, for the common kinds in one
+            // switch (each binding of the content is a copy); the others take the general path.
+            switch object.content {
+            case .string(let s):
+                Self.writeKind("string", level: inner, into: &e)
+                Self.writeStringSummary(s, level: inner, into: &e)
+                e.writeKey("value", first: false, level: inner)
+                e.writeString(s)
+            case .number(let n):
+                Self.writeKind("number", level: inner, into: &e)
+                Self.writeNumberSummary(n, level: inner, into: &e)
+                e.writeKey("value", first: false, level: inner)
+                try writePlist(n, level: inner, into: &e)
+                e.writeKey("numberType", first: false, level: inner)
+                e.out.append(UInt8(ascii: "\""))
+                e.out.append(n.typeName)
+                e.out.append(UInt8(ascii: "\""))
+            case .date(let date):
+                Self.writeKind("date", level: inner, into: &e)
+                e.writeKey("summary", first: false, level: inner)
+                Self.writeISOText(date, into: &e)
+                e.writeKey("value", first: false, level: inner)
+                try writePlist(.date(date), level: inner, into: &e)
+                e.writeKey("iso8601", first: false, level: inner)
+                Self.writeISOText(date, into: &e)
+            case .array(let values):
+                Self.writeKind("array", level: inner, into: &e)
+                Self.writeCount(values.count, "element", "elements", level: inner, into: &e)
+                e.writeKey("value", first: false, level: inner)
+                try writeValues(values, level: inner, into: &e)
+            case .set(let values):
+                Self.writeKind("set", level: inner, into: &e)
+                Self.writeCount(values.count, "member", "members", level: inner, into: &e)
+                e.writeKey("value", first: false, level: inner)
+                try writeValues(values, level: inner, into: &e)
+            case .dictionary(let keys, let values):
+                Self.writeKind("dictionary", level: inner, into: &e)
+                Self.writeCount(keys.count, "entry", "entries", level: inner, into: &e)
+                e.writeKey("value", first: false, level: inner)
+                try writePairs(keys, values, level: inner, into: &e)
+            default:
+                try writeOtherContent(of: object, level: inner, into: &e)
+            }
+            e.writeKey("fields", first: false, level: inner)
+            let fields = object.fields
+            if fields.isEmpty {
+                e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: inner)
+            } else {
+                e.out.append(UInt8(ascii: "{"))
+                for i in fields.indices {
+                    e.writeKey(fields[i].key, first: i == 0, level: inner + 1)
+                    try writeValue(fields[i].value, level: inner + 1, into: &e)
+                }
+                e.newline(inner)
+                e.out.append(UInt8(ascii: "}"))
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "}"))
+        }
+
+        static func writeKind(_ kind: StaticString, level: Int, into e: inout JSONEmitter) {
+            e.writeKey("kind", first: false, level: level)
+            e.out.append(UInt8(ascii: "\""))
+            e.out.append(kind)
+            e.out.append(UInt8(ascii: "\""))
+        }
+
+        /// `kind` to the entries after `value`, for the kinds `writeObject` leaves to the
+        /// general functions (`summary(of:)`, `content(_:in:)`).
+        func writeOtherContent(of object: ArchivedObject, level inner: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            e.writeKey("kind", first: false, level: inner)
+            e.out.append(UInt8(ascii: "\""))
+            e.out.append(KeyedArchiveJSONExporter.kind(object.content))
+            e.out.append(UInt8(ascii: "\""))
+            // Data is identified once, for both its summary and its nested payload.
+            var nestedData: (payload: NestedPayload?, expanded: PropertyListValue?) = (nil, nil)
+            if case .data(let data) = object.content {
+                nestedData = exporter.nestedPayload(data, nesting: nesting)
+                e.writeKey("summary", first: false, level: inner)
+                e.writeString(KeyedArchive.dataSummary(data, payload: nestedData.payload))
+            } else {
+                writeSummary(of: object, level: inner, into: &e)
+            }
+            e.writeKey("value", first: false, level: inner)
+            try writeContent(of: object, level: inner, into: &e)
+            switch object.content {
+            case .number(let n):
+                e.writeKey("numberType", first: false, level: inner)
+                e.out.append(UInt8(ascii: "\""))
+                e.out.append(n.typeName)
+                e.out.append(UInt8(ascii: "\""))
+            case .date(let date):
+                e.writeKey("iso8601", first: false, level: inner)
+                Self.writeISOText(date, into: &e)
+            case .data:
+                let (payload, expanded) = nestedData
+                if let payload {
+                    e.writeKey("nested", first: false, level: inner)
+                    e.writeString(payload.description)
+                    e.writeKey("nestedKind", first: false, level: inner)
+                    e.writeString(payload.kind)
+                }
+                if let expanded {
+                    e.writeKey("expanded", first: false, level: inner)
+                    try e.write(expanded, level: inner)
+                }
+            default:
+                break
+            }
+        }
+
+        /// `"class"` to `"inline"`, each entry after a comma: rendered once per class.
+        mutating func writeClassPart(of object: ArchivedObject, level: Int, into e: inout JSONEmitter) {
+            if let archivedClass = object.archivedClass {
+                let id = ObjectIdentifier(archivedClass)
+                for recent in recentClasses where recent.id == id { return e.out.appendCopy(of: recent.range) }
+                let range: Range<Int>
+                if let known = classParts[id] {
+                    range = known
+                    e.out.appendCopy(of: range)
+                } else {
+                    let start = e.out.length
+                    Self.writeClassPart(name: archivedClass.name, readable: archivedClass.readableName, chain: archivedClass.chain,
+                                        hints: archivedClass.hints, classUID: archivedClass.uid, level: level, into: &e)
+                    range = start..<e.out.length
+                    classParts[id] = range
+                }
+                if recentClasses.count < 8 {
+                    recentClasses.append((id, range))
+                } else {
+                    recentClasses[nextRecent] = (id, range)
+                    nextRecent = (nextRecent + 1) % 8
+                }
+            } else {
+                let name = object.className
+                for part in inlineParts where part.name == name { return e.out.appendCopy(of: part.range) }
+                let start = e.out.length
+                Self.writeClassPart(name: name, readable: object.readableClassName, chain: [name], hints: [], classUID: nil,
+                                    level: level, into: &e)
+                inlineParts.append((name, start..<e.out.length))
+            }
+        }
+
+        static func writeClassPart(name: String, readable: String, chain: [String], hints: [String], classUID: Int?,
+                                   level: Int, into e: inout JSONEmitter) {
+            e.writeKey("class", first: false, level: level)
+            e.writeString(name)
+            e.writeKey("readableClass", first: false, level: level)
+            e.writeString(readable)
+            e.writeKey("classChain", first: false, level: level)
+            writeStrings(chain, level: level, into: &e)
+            e.writeKey("classHints", first: false, level: level)
+            writeStrings(hints, level: level, into: &e)
+            e.writeKey("classUID", first: false, level: level)
+            if let classUID { e.out.appendDecimal(classUID) } else { e.out.append("null") }
+            e.writeKey("inline", first: false, level: level)
+            e.out.append(classUID == nil ? "true" : "false")
+        }
+
+        static func writeStrings(_ strings: [String], level: Int, into e: inout JSONEmitter) {
+            guard !strings.isEmpty else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
+            e.out.append(UInt8(ascii: "["))
+            for (i, s) in strings.enumerated() {
+                if i > 0 { e.out.append(UInt8(ascii: ",")) }
+                e.newline(level + 1)
+                e.writeString(s)
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "]"))
+        }
+
+        /// `"summary"`, as `KeyedArchive.summary(of:)` words it, when there is one.
+        func writeSummary(of object: ArchivedObject, level: Int, into e: inout JSONEmitter) {
+            switch object.content {
+            case .string(let s):
+                Self.writeStringSummary(s, level: level, into: &e)
+            case .number(let n):
+                Self.writeNumberSummary(n, level: level, into: &e)
+            case .date(let date):
+                e.writeKey("summary", first: false, level: level)
+                Self.writeISOText(date, into: &e)
+            case .array(let elements), .oldStyleArray(let elements):
+                Self.writeCount(elements.count, "element", "elements", level: level, into: &e)
+            case .set(let members), .orderedSet(let members):
+                Self.writeCount(members.count, "member", "members", level: level, into: &e)
+            case .dictionary(let keys, _):
+                Self.writeCount(keys.count, "entry", "entries", level: level, into: &e)
+            case .null, .object:
+                break
+            default:
+                if let summary = archive.summary(of: object, nestedReadOptions: exporter.nested.readOptions.propertyList) {
+                    e.writeKey("summary", first: false, level: level)
+                    e.writeString(summary)
+                }
+            }
+        }
+
+        /// A string's summary: `PropertyListPrettyPrinter.quoted(s)` as a JSON string.
+        static func writeStringSummary(_ s: String, level: Int, into e: inout JSONEmitter) {
+            var s = s
+            let plain = s.withUTF8 { bytes in
+                !bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+            }
+            e.writeKey("summary", first: false, level: level)
+            guard plain else { return e.writeString(PropertyListPrettyPrinter.quoted(s)) }
+            // The string quoted by `PropertyListPrettyPrinter.quoted`, which changes nothing
+            // inside it, then escaped for JSON: only its quotes need a backslash.
+            e.out.append("\"\\\"")
+            e.out.append(s)
+            e.out.append("\\\"\"")
+        }
+
+        /// A number's summary: `KeyedArchive.numberText(n)` as a JSON string.
+        static func writeNumberSummary(_ n: PropertyListValue, level: Int, into e: inout JSONEmitter) {
+            e.writeKey("summary", first: false, level: level)
+            switch n {
+            case .integer(let i):
+                e.out.append(UInt8(ascii: "\""))
+                e.writeInteger(i)
+                e.out.append(UInt8(ascii: "\""))
+            case .real(let r) where r.isFinite && r == r.rounded() && abs(r) < 1e15:
+                e.out.append(UInt8(ascii: "\""))
+                e.out.appendDecimal(Int(r))
+                e.out.append(UInt8(ascii: "\""))
+            default:
+                e.writeString(KeyedArchive.numberText(n))
+            }
+        }
+
+        /// `"N elements"`, as `KeyedArchive.count` words it.
+        static func writeCount(_ n: Int, _ singular: StaticString, _ plural: StaticString, level: Int, into e: inout JSONEmitter) {
+            e.writeKey("summary", first: false, level: level)
+            e.out.append(UInt8(ascii: "\""))
+            e.out.appendDecimal(n)
+            e.out.append(UInt8(ascii: " "))
+            e.out.append(n == 1 ? singular : plural)
+            e.out.append(UInt8(ascii: "\""))
+        }
+
+        /// `KeyedArchive.isoText(date)` as a JSON string; whole seconds are written digit by digit.
+        static func writeISOText(_ date: Date, into e: inout JSONEmitter) {
+            let t = date.timeIntervalSinceReferenceDate
+            // The range and the whole-second test of `isoText`; anything else takes its path.
+            guard t.isFinite, t >= -63_145_526_400, t < 252_423_993_600, t == t.rounded(.down) else {
+                return e.writeString(KeyedArchive.isoText(date))
+            }
+            let g = GregorianDateTime(secondsSinceReferenceDate: t)
+            guard (0...9999).contains(g.year) else { return e.writeString(KeyedArchive.isoText(date)) }
+            e.out.reserve(22)
+            e.out.appendUnchecked(UInt8(ascii: "\""))
+            appendPadded(g.year, 4, into: &e.out)
+            e.out.appendUnchecked(UInt8(ascii: "-"))
+            appendPadded(g.month, 2, into: &e.out)
+            e.out.appendUnchecked(UInt8(ascii: "-"))
+            appendPadded(g.day, 2, into: &e.out)
+            e.out.appendUnchecked(UInt8(ascii: "T"))
+            appendPadded(g.hour, 2, into: &e.out)
+            e.out.appendUnchecked(UInt8(ascii: ":"))
+            appendPadded(g.minute, 2, into: &e.out)
+            e.out.appendUnchecked(UInt8(ascii: ":"))
+            appendPadded(g.second, 2, into: &e.out)
+            e.out.appendUnchecked(UInt8(ascii: "Z"))
+            e.out.appendUnchecked(UInt8(ascii: "\""))
+        }
+
+        /// `width` digits of `v` (0 ≤ v < 10^width), zero-padded, after `reserve` made room.
+        @inline(__always)
+        static func appendPadded(_ v: Int, _ width: Int, into out: inout OutputBuffer) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = v
+            while divisor > 0 {
+                out.appendUnchecked(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+
+        /// `"value"`: the decoded content, as `KeyedArchiveJSONExporter.content` gives it.
+        func writeContent(of object: ArchivedObject, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            switch object.content {
+            case .string(let s): e.writeString(s)
+            case .number(let n): try writePlist(n, level: level, into: &e)
+            case .decimalNumber(let text): e.writeString(text)
+            case .date(let d): try writePlist(.date(d), level: level, into: &e)
+            case .null: e.out.append("null")
+            case .array(let values), .set(let values), .orderedSet(let values), .oldStyleArray(let values):
+                try writeValues(values, level: level, into: &e)
+            case .dictionary(let keys, let values):
+                try writePairs(keys, values, level: level, into: &e)
+            case .object: e.out.append("null")
+            default:
+                try e.write(exporter.content(object, in: archive), level: level)
+            }
+        }
+
+        /// A dictionary's `value`: `[[key, value], …]`.
+        func writePairs(_ keys: [ArchivedValue], _ values: [ArchivedValue], level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            let count = min(keys.count, values.count)
+            guard count > 0 else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
+            e.out.append(UInt8(ascii: "["))
+            for i in 0..<count {
+                e.writeSeparator(first: i == 0, level: level + 1)
+                e.out.append(UInt8(ascii: "["))
+                e.writeSeparator(first: true, level: level + 2)
+                try writeValue(keys[i], level: level + 2, into: &e)
+                e.writeSeparator(first: false, level: level + 2)
+                try writeValue(values[i], level: level + 2, into: &e)
+                e.newline(level + 1)
+                e.out.append(UInt8(ascii: "]"))
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "]"))
+        }
+
+        // MARK: Values
+
+        /// A field value, as `KeyedArchiveJSONExporter.value` gives it.
+        func writeValue(_ value: ArchivedValue, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            switch value {
+            case .null:
+                e.out.append("null")
+            case .object(let uid):
+                Self.writeReference(uid, level: level, into: &e)
+            case .array(let elements):
+                try writeValues(elements, level: level, into: &e)
+            case .inline(let plist):
+                try writePlist(plist, level: level, into: &e)
+            }
+        }
+
+        func writeValues(_ values: [ArchivedValue], level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            guard !values.isEmpty else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
+            e.out.append(UInt8(ascii: "["))
+            // Elements are read in place; references, almost all of them, take one check for room.
+            try values.withUnsafeBufferPointer { (values) throws(PropertyListError) in
+                for i in values.indices {
+                    if case .object(let uid) = values[i] {
+                        Self.writeReference(uid, after: i == 0 ? nil : UInt8(ascii: ","), level: level + 1, into: &e)
+                    } else {
+                        e.writeSeparator(first: i == 0, level: level + 1)
+                        try writeValue(values[i], level: level + 1, into: &e)
+                    }
+                }
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "]"))
+        }
+
+        /// `{"$ref": uid}` at `level`, the most common value by far, after the separator of an
+        /// element (`separator`, then the line break) when there is one: with one check for room.
+        @inline(__always)
+        static func writeReference(_ uid: Int, after separator: UInt8?? = .none, level: Int, into e: inout JSONEmitter) {
+            e.out.reserve(6 * level + 80)
+            if case .some(let comma) = separator {
+                if let comma { e.out.appendUnchecked(comma) }
+                if e.pretty { e.out.appendLineBreakUnchecked(indent: 2 * level) }
+            }
+            e.out.appendUnchecked(UInt8(ascii: "{"))
+            if e.pretty {
+                e.out.appendLineBreakUnchecked(indent: 2 * level + 2)
+                e.out.appendUnchecked("\"$ref\" : ")
+            } else {
+                e.out.appendUnchecked("\"$ref\":")
+            }
+            e.out.appendDecimalUnchecked(UInt64(uid.magnitude), negative: uid < 0)
+            if e.pretty { e.out.appendLineBreakUnchecked(indent: 2 * level) }
+            e.out.appendUnchecked(UInt8(ascii: "}"))
+        }
+
+        /// An inline plist value, as `KeyedArchiveJSONExporter.plist` tags it.
+        func writePlist(_ value: PropertyListValue, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            switch value {
+            case .string(let s): e.writeString(s)
+            case .integer(let i): e.writeInteger(i)
+            case .bool(let b): e.out.append(b ? "true" : "false")
+            case .null: e.out.append("null")
+            case .real(let r): writeReal(r, level: level, into: &e)
+            case .date(let d):
+                e.out.append(UInt8(ascii: "{"))
+                e.writeKey("$date", first: true, level: level + 1)
+                writeReal(d.timeIntervalSinceReferenceDate, level: level + 1, into: &e)
+                e.newline(level)
+                e.out.append(UInt8(ascii: "}"))
+            default:
+                try e.write(KeyedArchiveJSONExporter.plist(value), level: level)
+            }
+        }
+
+        /// A real, or `{"$real": "nan"|"inf"|"-inf"}` for what JSON cannot hold.
+        func writeReal(_ r: Double, level: Int, into e: inout JSONEmitter) {
+            guard r.isFinite else {
+                e.out.append(UInt8(ascii: "{"))
+                e.writeKey("$real", first: true, level: level + 1)
+                e.out.append(r.isNaN ? "\"nan\"" : r < 0 ? "\"-inf\"" : "\"inf\"")
+                e.newline(level)
+                e.out.append(UInt8(ascii: "}"))
+                return
+            }
+            e.writeFiniteReal(r)
+        }
+    }
+}
