@@ -107,6 +107,11 @@ struct ArchiveBenchmark {
             _ = try? NSKeyedArchiver.archivedData(withRootObject: foundationGraph, requiringSecureCoding: true)
         }
         rows.append(.init(operation: "archive write (\(writeCount) records, \(smallObjects) objects)", ours: ourWrite, foundation: theirWrite))
+
+        // The large archive too, ours only: Foundation's archiver grows faster than linearly.
+        log("archives: writing \(objects) objects…")
+        let bigWrite = time(settings.repetitions) { _ = try? KeyedArchiveWriter().write(archive) }
+        rows.append(.init(operation: "archive write (\(count) records, \(objects) objects)", ours: bigWrite, foundation: nil))
         return rows
     }
 
