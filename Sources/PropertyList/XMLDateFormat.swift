@@ -3,34 +3,8 @@ import Foundation
 /// XML plist dates, `YYYY-MM-DDTHH:MM:SSZ` in UTC on the proleptic Gregorian calendar with
 /// astronomical years (year 0 exists, so 1 BC is `0000` and 2 BC is `-001`), as CF reads and writes them.
 enum XMLDateFormat {
-    /// Days from 1970-01-01 to 2001-01-01, the reference date.
-    private static let referenceDayOffset: Int64 = 11323
     /// Past this many seconds from 2001, CF's floating-point calendar arithmetic stops being exact.
     static let writableRange: ClosedRange<Double> = -1e15...1e15
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146097 + doe - 719468
-    }
-
-    /// The proleptic Gregorian date of a day number since 1970-01-01 (civil_from_days).
-    static func civilFromDays(_ z: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = z + 719468
-        let era = (z >= 0 ? z : z - 146096) / 146097
-        let doe = z - era * 146097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 
     /// Parses CF's form, and the truncated forms (`YYYY-MM-DDZ`, `YYYYZ`, …) that plistlib also reads.
     ///
@@ -81,7 +55,9 @@ enum XMLDateFormat {
         }
         guard take(UInt8(ascii: "Z")), i == n else { return nil }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: 1) + (day - 1) - referenceDayOffset
+        // Day-of-month arithmetic is CF's: the first of the month plus (day - 1) days.
+        let firstOfMonth = GregorianDateTime.daysSince1970(year: Int(year), month: Int(month), day: 1)
+        let days = Int64(firstOfMonth - GregorianDateTime.referenceDayOffset) + (day - 1)
         let seconds = 86400.0 * Double(days) + 3600.0 * Double(hour) + 60.0 * Double(minute) + Double(second)
         return Date(timeIntervalSinceReferenceDate: seconds)
     }
@@ -100,7 +76,8 @@ enum XMLDateFormat {
         let at = date.timeIntervalSinceReferenceDate
         guard at.isFinite, writableRange.contains(at) else { return false }
         let absolute = Int64((at / 86400.0).rounded(.down))
-        let (year, month, day) = civilFromDays(absolute + referenceDayOffset)
+        let civil = GregorianDateTime.civil(fromDaysSince1970: Int(absolute) + GregorianDateTime.referenceDayOffset)
+        let (year, month, day) = (Int64(civil.0), Int64(civil.1), Int64(civil.2))
         let hour = modToInt((at / 3600.0).rounded(.down), 24)
         let minute = modToInt((at / 60.0).rounded(.down), 60)
         var secondValue = at - (at / 60.0).rounded(.down) * 60.0
