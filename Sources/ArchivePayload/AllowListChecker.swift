@@ -49,55 +49,65 @@ public struct AllowListChecker: Sendable {
         var inlineVerdicts: [(name: String, allowed: Bool)] = []
         // Verdicts by class description: every object of a class shares its class's verdict.
         var verdicts: [Int: Bool] = [:]
-        var lastPassed: ArchivedClass?
-        let objects = archive.objects
-        for index in objects.indices {
-            // Objects are read in place: copying each out would retain and release its fields.
-            guard objects[index] != nil else { continue }
-            guard let archivedClass = objects[index]?.archivedClass else {
-                // An inline plist value: Foundation allows it and logs a warning unless listed.
-                let name = objects[index]?.className ?? ""
-                let allowedType: Bool
-                if let known = inlineVerdicts.first(where: { $0.name == name }) {
-                    allowedType = known.allowed
-                } else {
-                    let chain = hierarchy.chain(of: name) ?? [name]
-                    allowedType = chain.contains(where: allowed)
-                    inlineVerdicts.append((name, allowedType))
+        // Classes that passed, met most recently: compared by identity before hashing a UID.
+        var recentlyPassed: [ArchivedClass] = []
+        var nextRecent = 0
+        func passed(_ archivedClass: ArchivedClass) {
+            if recentlyPassed.count < 8 {
+                recentlyPassed.append(archivedClass)
+            } else {
+                recentlyPassed[nextRecent] = archivedClass
+                nextRecent = (nextRecent + 1) % 8
+            }
+        }
+        // Objects are read in place: copying each out would retain and release its fields.
+        archive.objects.withUnsafeBufferPointer { objects in
+            for index in objects.indices {
+                guard let archivedClass = objects[index]?.archivedClass else {
+                    // An inline plist value: Foundation allows it and logs a warning unless listed.
+                    guard let name = objects[index]?.className else { continue }
+                    let allowedType: Bool
+                    if let known = inlineVerdicts.first(where: { $0.name == name }) {
+                        allowedType = known.allowed
+                    } else {
+                        let chain = hierarchy.chain(of: name) ?? [name]
+                        allowedType = chain.contains(where: allowed)
+                        inlineVerdicts.append((name, allowedType))
+                    }
+                    if !allowedType, !warnedPlistTypes.contains(name) {
+                        let uid = objects[index]?.uid ?? index
+                        warnedPlistTypes.insert(name)
+                        warnings.append(.init(kind: .implicitPlistType,
+                                              message: "allowed unarchiving safe plist type '\(name)' for key '\(paths().lastKey(of: uid))', even though it was not explicitly included in the allowed classes set",
+                                              uid: uid, path: paths().path(to: uid)))
+                    }
+                    continue
                 }
-                if !allowedType, !warnedPlistTypes.contains(name) {
-                    let uid = objects[index]?.uid ?? index
-                    warnedPlistTypes.insert(name)
-                    warnings.append(.init(kind: .implicitPlistType,
-                                          message: "allowed unarchiving safe plist type '\(name)' for key '\(paths().lastKey(of: uid))', even though it was not explicitly included in the allowed classes set",
-                                          uid: uid, path: paths().path(to: uid)))
+                if recentlyPassed.contains(where: { $0 === archivedClass }) { continue }
+                if let verdict = verdicts[archivedClass.uid], verdict {
+                    passed(archivedClass)
+                    continue
                 }
-                continue
+                guard let object = objects[index] else { continue }
+                let judged = chain(of: object)
+                let passes = judged.contains(where: allowed)
+                verdicts[archivedClass.uid] = passes
+                if passes {
+                    passed(archivedClass)
+                    continue
+                }
+                let path = paths().path(to: object.uid)
+                var reason = "\(archivedClass.readableName) is not in the allowed classes"
+                let claimed = archivedClass.chain.filter { $0 != archivedClass.name }
+                if !allowList.trustsArchiveHierarchy, claimed.contains(where: allowed) {
+                    reason += "; the archive claims it inherits from \(claimed.filter(allowed).joined(separator: ", ")), which the real class hierarchy does not confirm (--trust-archive-hierarchy believes the archive)"
+                    warnings.append(.init(kind: .untrustedHierarchy, message: reason, uid: object.uid, path: path))
+                } else if hierarchy.knows(archivedClass.name) {
+                    reason += " (nor is any of its superclasses: \(judged.dropFirst().joined(separator: ", ")))"
+                }
+                violations.append(.init(className: archivedClass.name, readableClassName: archivedClass.readableName,
+                                        uid: object.uid, path: path, judgedChain: judged, reason: reason))
             }
-            if lastPassed === archivedClass { continue }
-            if let verdict = verdicts[archivedClass.uid], verdict {
-                lastPassed = archivedClass
-                continue
-            }
-            guard let object = objects[index] else { continue }
-            let judged = chain(of: object)
-            let passes = judged.contains(where: allowed)
-            verdicts[archivedClass.uid] = passes
-            if passes {
-                lastPassed = archivedClass
-                continue
-            }
-            let path = paths().path(to: object.uid)
-            var reason = "\(archivedClass.readableName) is not in the allowed classes"
-            let claimed = archivedClass.chain.filter { $0 != archivedClass.name }
-            if !allowList.trustsArchiveHierarchy, claimed.contains(where: allowed) {
-                reason += "; the archive claims it inherits from \(claimed.filter(allowed).joined(separator: ", ")), which the real class hierarchy does not confirm (--trust-archive-hierarchy believes the archive)"
-                warnings.append(.init(kind: .untrustedHierarchy, message: reason, uid: object.uid, path: path))
-            } else if hierarchy.knows(archivedClass.name) {
-                reason += " (nor is any of its superclasses: \(judged.dropFirst().joined(separator: ", ")))"
-            }
-            violations.append(.init(className: archivedClass.name, readableClassName: archivedClass.readableName,
-                                    uid: object.uid, path: path, judgedChain: judged, reason: reason))
         }
         return AllowListReport(violations: violations, warnings: warnings,
                                suggestedAdditions: minimalAdditions(for: violations), allowList: allowList)

@@ -104,30 +104,50 @@ public struct PayloadMapper: Sendable {
             try count(1)
             switch value {
             case .null: return nil
-            case .inline(let v): return inline(v)
+            case .inline(let v):
+                // An inline collection may share subtrees in the property list: count what it expands to.
+                // (The collection itself was counted above, hence the one less and the one more.)
+                if v.isCollection { try count(Self.valueCount(v, upTo: options.maximumValueCount - produced + 2) - 1) }
+                return inline(v)
             case .array(let elements):
                 return try self.elements(elements, depth: depth)
             case .object(let uid):
-                // Strings, numbers and dates (most objects) hold no references: no cycle can pass
-                // through them, so they are mapped without being copied out or tracked.
-                if uid < archive.objects.count {
-                    switch archive.objects[uid]?.content {
-                    case .string(let s)?: return .string(s)
-                    case .number(let n)?: return n
-                    case .date(let d)?: return .date(d)
-                    default: break
-                    }
+                guard uid < archive.objects.count else { return nil }
+                // The most common contents are read without copying the object out. Strings,
+                // numbers and dates hold no references: no cycle can pass through them, so they
+                // are not tracked either.
+                let content: ArchivedContent? = archive.objects.withUnsafeBufferPointer { $0[uid]?.content }
+                switch content {
+                case nil: return nil
+                case .string(let s)?: return .string(s)
+                case .number(let n)?: return n
+                case .date(let d)?: return .date(d)
+                case .array(let a)?:
+                    try enter(uid)
+                    defer { ancestors[uid] = -1 }
+                    return try elements(a, depth: depth)
+                case .dictionary(let keys, let values)?:
+                    try enter(uid)
+                    defer { ancestors[uid] = -1 }
+                    return try dictionary(keys: keys, values: values, depth: depth)
+                default:
+                    guard let object = archive.object(value) else { return nil }
+                    try enter(uid)
+                    defer { ancestors[uid] = -1 }
+                    return try map(object, depth: depth)
                 }
-                guard let object = archive.object(value) else { return nil }
-                // `object(_:)` found it, so `uid` is an index of `objects` and of `ancestors`.
-                let start = Int(ancestors[uid])
-                if start >= 0 {
-                    throw PayloadError(.cycle, "cycle: \(rendered()) refers back to \(rendered(start)) (object #\(uid)); a payload cannot hold a loop")
-                }
-                ancestors[uid] = Int32(truncatingIfNeeded: components.count)
-                defer { ancestors[uid] = -1 }
-                return try map(object, depth: depth)
             }
+        }
+
+        /// Marks object `uid` (an index of `objects`) as on the way to the current value.
+        ///
+        /// - Throws: `PayloadError.cycle` when it already is.
+        mutating func enter(_ uid: Int) throws(PayloadError) {
+            let start = Int(ancestors[uid])
+            if start >= 0 {
+                throw PayloadError(.cycle, "cycle: \(rendered()) refers back to \(rendered(start)) (object #\(uid)); a payload cannot hold a loop")
+            }
+            ancestors[uid] = Int32(truncatingIfNeeded: components.count)
         }
 
         /// Counts `n` more values against `maximumValueCount`.

@@ -29,10 +29,61 @@ struct ArchivedContentDecoder {
     /// subclasses of collections still show their elements. (Display only: checks never trust
     /// the chain.)
     static func decoder(for archivedClass: ArchivedClass) -> Decoder? {
-        for name in [archivedClass.name] + archivedClass.chain {
-            if let decoder = decoders[name] { return decoder }
+        decoderName(for: archivedClass).flatMap { decoders[$0] }
+    }
+
+    /// The name whose decoder `decoder(for:)` picks.
+    static func decoderName(for archivedClass: ArchivedClass) -> String? {
+        for name in [archivedClass.name] + archivedClass.chain where decoders[name] != nil {
+            return name
         }
         return nil
+    }
+
+    /// The common classes whose content `KeyedArchiveDecoding` reads straight from the fields
+    /// when they hold what Apple writes, falling back to the decoder otherwise.
+    enum Shortcut {
+        case none
+        /// `NS.objects` holding references: `.array`.
+        case array
+        /// `NS.keys` and `NS.objects` holding as many references: `.dictionary`.
+        case dictionary
+        /// `NS.time` holding a real: `.date`.
+        case date
+    }
+
+    static func shortcut(forDecoderNamed name: String?) -> Shortcut {
+        switch name {
+        case "NSArray", "NSMutableArray": .array
+        case "NSDictionary", "NSMutableDictionary": .dictionary
+        case "NSDate": .date
+        default: .none
+        }
+    }
+
+    /// The content those decoders give for fields in the common layout, or nil to ask them.
+    static func shortcutContent(_ shortcut: Shortcut, fields: [ArchivedField]) -> ArchivedContent? {
+        // `value(_:)` reads the first field with a key.
+        func first(_ key: String) -> ArchivedValue? {
+            for field in fields where field.key == key { return field.value }
+            return nil
+        }
+        switch shortcut {
+        case .none:
+            return nil
+        case .array:
+            // `references("NS.objects")` returns the references as they are.
+            guard case .array(let elements)? = first("NS.objects") else { return nil }
+            return .array(elements)
+        case .dictionary:
+            guard case .array(let keys)? = first("NS.keys"), case .array(let values)? = first("NS.objects"),
+                  keys.count == values.count else { return nil }
+            return .dictionary(keys: keys, values: values)
+        case .date:
+            // `double("NS.time")` of an inline real is the real.
+            guard case .inline(.real(let seconds))? = first("NS.time") else { return nil }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        }
     }
 
     static let decoders: [String: Decoder] = {
@@ -358,19 +409,13 @@ final class RawObjects {
     let values: [PropertyListValue]
     /// Per element, with a flat table: whether it is a dictionary kept as entries. Empty otherwise.
     let isDictionary: [Bool]
-    /// The flat table's parts, read in place by `KeyedArchiveDecoding.decodeFlatObject`.
-    let entryStart: [Int32]
-    let entries: [FlatEntry]
-    let uids: [UInt32]
+    /// With a flat table, the values of its `.value` entries.
     let others: [PropertyListValue]
     let flat: FlatObjectTable?
 
     init(_ values: [PropertyListValue]) {
         self.values = values
         isDictionary = []
-        entryStart = []
-        entries = []
-        uids = []
         others = []
         flat = nil
     }
@@ -378,9 +423,6 @@ final class RawObjects {
     init(flat: FlatObjectTable) {
         values = flat.values
         isDictionary = flat.isDictionary
-        entryStart = flat.entryStart
-        entries = flat.entries
-        uids = flat.uids
         others = flat.others
         self.flat = flat
     }

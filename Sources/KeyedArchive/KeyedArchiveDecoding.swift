@@ -6,30 +6,29 @@ struct KeyedArchiveDecoding {
     let plist: PropertyListValue
     let options: KeyedArchiveReadOptions
     var raw = RawObjects([])
-    /// With a flat table: what each of its distinct keys is as a field key.
-    var flatKeys: [FlatKey] = []
+    /// With a flat table, its parts, held here so that reading them in the loops below takes
+    /// no reference counting.
+    var flatEntries: [FlatEntry] = []
+    var flatEntryStart: [Int32] = []
+    var flatUIDs: [UInt32] = []
+    /// Per distinct key of the flat table: the field key it makes (unescaped; nil when the key
+    /// is not a string), whether it is `$class` by `==` (which skips it as a field) and by
+    /// `literallyEqual` (which finds the class, as `PropertyListDictionary` looks it up).
+    var flatKeyFields: [String?] = []
+    var flatKeySkipped: [Bool] = []
+    var flatKeyIsClass: [Bool] = []
     /// With a flat table, per key: the last UID array converted under it, which the next one
     /// reuses when it holds the same UIDs (`NS.keys` of an array of records, for instance).
     var lastReferences: [(range: Range<Int>, values: [ArchivedValue])?] = []
-    /// Class descriptions already read, and the content decoder for each, by UID.
     /// Per UID: the index in `classes` of the class description it holds, or -1 when not read yet.
     var classSlots: [Int32] = []
-    var classes: [(archivedClass: ArchivedClass, decoder: ArchivedContentDecoder.Decoder?)] = []
+    /// Class descriptions already read, with the content decoder for their objects.
+    var classes: [(archivedClass: ArchivedClass, decoder: ArchivedContentDecoder.Decoder?, shortcut: ArchivedContentDecoder.Shortcut)] = []
     var objects: [ArchivedObject?] = []
 
     init(plist: PropertyListValue, options: KeyedArchiveReadOptions) {
         self.plist = plist
         self.options = options
-    }
-
-    /// A key of a flat table's dictionaries, as `decodeObject` reads keys.
-    struct FlatKey {
-        /// The key, unescaped; nil when the key is not a string.
-        var field: String?
-        /// Whether the key is `$class`, by `==` (which skips it as a field) and by
-        /// `literallyEqual` (which finds the class, as `PropertyListDictionary` looks it up).
-        var skipped: Bool
-        var isClass: Bool
     }
 
     /// Decodes the archive; with `flat`, `$objects` is that table, and `plist`'s `$objects`
@@ -56,9 +55,19 @@ struct KeyedArchiveDecoding {
         }
         if let flat {
             raw = RawObjects(flat: flat)
-            flatKeys = flat.keys.map { key in
-                guard case .string(let name) = key else { return FlatKey(field: nil, skipped: false, isClass: false) }
-                return FlatKey(field: Self.unescape(name), skipped: name == "$class", isClass: literallyEqual(name, "$class"))
+            flatEntries = flat.entries
+            flatEntryStart = flat.entryStart
+            flatUIDs = flat.uids
+            for key in flat.keys {
+                if case .string(let name) = key {
+                    flatKeyFields.append(Self.unescape(name))
+                    flatKeySkipped.append(name == "$class")
+                    flatKeyIsClass.append(literallyEqual(name, "$class"))
+                } else {
+                    flatKeyFields.append(nil)
+                    flatKeySkipped.append(false)
+                    flatKeyIsClass.append(false)
+                }
             }
             lastReferences = Array(repeating: nil, count: flat.keys.count)
         } else {
@@ -94,7 +103,10 @@ struct KeyedArchiveDecoding {
         func push(_ value: ArchivedValue, depth: Int, into pending: inout [(uid: Int, depth: Int)]) {
             switch value {
             case .object(let uid): pending.append((uid, depth))
-            case .array(let elements): for e in elements.reversed() { push(e, depth: depth, into: &pending) }
+            case .array(let elements):
+                elements.withUnsafeBufferPointer { elements in
+                    for i in elements.indices.reversed() { push(elements[i], depth: depth, into: &pending) }
+                }
             case .null, .inline: break
             }
         }
@@ -114,7 +126,9 @@ struct KeyedArchiveDecoding {
                 e.keyPath = path(to: uid, top: top)
                 throw e
             }
-            for f in object.fields.reversed() { push(f.value, depth: depth + 1, into: &pending) }
+            object.fields.withUnsafeBufferPointer { fields in
+                for i in fields.indices.reversed() { push(fields[i].value, depth: depth + 1, into: &pending) }
+            }
             objects[uid] = object
         }
     }
@@ -182,7 +196,7 @@ struct KeyedArchiveDecoding {
             guard case .uid(let classUID) = classValue else {
                 throw KeyedArchiveError(.malformed, "$class is \(article(classValue.typeName)), not a UID", objectUID: uid)
             }
-            let (archivedClass, decoder) = try archivedClass(classUID, objectUID: uid)
+            let (archivedClass, decoder, _) = try archivedClass(classUID, objectUID: uid)
             var fields: [ArchivedField] = []
             fields.reserveCapacity(d.count - 1)
             for (k, v) in d {
@@ -205,16 +219,13 @@ struct KeyedArchiveDecoding {
     /// An object kept as entries of a flat table: what the `.dictionary` case of `decodeObject`
     /// does with the same dictionary.
     mutating func decodeFlatObject(_ uid: Int) throws(KeyedArchiveError) -> ArchivedObject {
-        // The table's arrays, taken once for the loops below.
-        let entries = raw.entries
-        let keys = flatKeys
-        let start = Int(raw.entryStart[uid]), end = Int(raw.entryStart[uid + 1])
+        let start = Int(flatEntryStart[uid]), end = Int(flatEntryStart[uid + 1])
         // `$class`, the last one as a dictionary lookup finds it.
         var classEntry = end
         var i = end
         while i > start {
             i -= 1
-            if keys[Int(entries[i].key)].isClass {
+            if flatKeyIsClass[Int(flatEntries[i].key)] {
                 classEntry = i
                 break
             }
@@ -222,19 +233,23 @@ struct KeyedArchiveDecoding {
         guard classEntry < end else {
             throw KeyedArchiveError(.malformed, "object has no $class", objectUID: uid)
         }
-        guard entries[classEntry].kind == .uid else {
+        guard flatEntries[classEntry].kind == .uid else {
             throw KeyedArchiveError(.malformed, "$class is not a UID", objectUID: uid)
         }
-        let (archivedClass, decoder) = try archivedClass(entries[classEntry].payload, objectUID: uid)
+        let (archivedClass, decoder, shortcut) = try archivedClass(flatEntries[classEntry].payload, objectUID: uid)
         var fields: [ArchivedField] = []
         fields.reserveCapacity(end - start - 1)
         for i in start..<end {
-            let entry = entries[i]
-            guard let name = keys[Int(entry.key)].field else {
+            let entry = flatEntries[i]
+            let key = Int(entry.key)
+            guard let name = flatKeyFields[key] else {
                 throw KeyedArchiveError(.malformed, "object has a key that is not a string", objectUID: uid)
             }
-            if keys[Int(entry.key)].skipped { continue }
+            if flatKeySkipped[key] { continue }
             fields.append(ArchivedField(key: name, value: try field(entry, objectUID: uid)))
+        }
+        if let content = ArchivedContentDecoder.shortcutContent(shortcut, fields: fields) {
+            return ArchivedObject(uid: uid, archivedClass: archivedClass, fields: fields, content: content)
         }
         var object = ArchivedObject(uid: uid, archivedClass: archivedClass, fields: fields, content: .object)
         if let decoder {
@@ -250,14 +265,13 @@ struct KeyedArchiveDecoding {
             return try reference(UInt64(entry.payload), objectUID: objectUID)
         case .uids:
             let range = entry.uidRange
-            let uids = raw.uids
             if let last = lastReferences[Int(entry.key)], last.range.count == range.count,
-               uids[last.range].elementsEqual(uids[range]) {
+               flatUIDs[last.range].elementsEqual(flatUIDs[range]) {
                 return .array(last.values)
             }
             var out: [ArchivedValue] = []
             out.reserveCapacity(range.count)
-            for i in range { out.append(try reference(UInt64(uids[i]), objectUID: objectUID)) }
+            for i in range { out.append(try reference(UInt64(flatUIDs[i]), objectUID: objectUID)) }
             lastReferences[Int(entry.key)] = (range, out)
             return .array(out)
         case .value:
@@ -274,7 +288,8 @@ struct KeyedArchiveDecoding {
     }
 
     /// The class description at `uid`, read once, with the content decoder for its objects.
-    mutating func archivedClass(_ uid: UInt64, objectUID: Int) throws(KeyedArchiveError) -> (ArchivedClass, ArchivedContentDecoder.Decoder?) {
+    mutating func archivedClass(_ uid: UInt64, objectUID: Int) throws(KeyedArchiveError)
+        -> (ArchivedClass, ArchivedContentDecoder.Decoder?, ArchivedContentDecoder.Shortcut) {
         guard uid < UInt64(raw.count), uid > 0 else {
             throw KeyedArchiveError(.malformed, "$class refers to UID \(uid), outside $objects (0..<\(raw.count))", objectUID: objectUID)
         }
@@ -304,10 +319,12 @@ struct KeyedArchiveDecoding {
         var chain = try strings("$classes")
         if chain.isEmpty { chain = [name] }
         let result = ArchivedClass(uid: index, name: name, chain: chain, hints: try strings("$classhints"))
-        let decoder = ArchivedContentDecoder.decoder(for: result)
+        let decoderName = ArchivedContentDecoder.decoderName(for: result)
+        let decoder = decoderName.flatMap { ArchivedContentDecoder.decoders[$0] }
+        let shortcut = ArchivedContentDecoder.shortcut(forDecoderNamed: decoderName)
         classSlots[index] = Int32(truncatingIfNeeded: classes.count)
-        classes.append((result, decoder))
-        return (result, decoder)
+        classes.append((result, decoder, shortcut))
+        return (result, decoder, shortcut)
     }
 
     /// A field value: UIDs become references, checked against `$objects`.

@@ -15,13 +15,23 @@ extension KeyedArchiveJSONExporter {
         let archive: KeyedArchive
         let nesting: Int
         /// Where the class part of each class was first written, by class instance.
-        var classParts: [ObjectIdentifier: Range<Int>] = [:]
+        /// With the slot of its name in `classNames`.
+        var classParts: [ObjectIdentifier: (range: Range<Int>, slot: Int)] = [:]
         /// The classes met most recently, searched before `classParts`: archives use a few
         /// classes over and over, and comparing identities is cheaper than hashing them.
-        var recentClasses: [(id: ObjectIdentifier, range: Range<Int>)] = []
+        var recentClasses: [(id: ObjectIdentifier, range: Range<Int>, slot: Int)] = []
         var nextRecent = 0
+        /// `"classes"`, counted as the objects are written: `KeyedArchive.classCounts`, which
+        /// lists names in the order of the first object of each, in UID order.
+        var classNames: [String] = []
+        var classCounts: [Int] = []
+        var classSlots: [String: Int] = [:]
+        /// Field keys as written (`"NS.keys" : `), escaped once: archives use a few keys over
+        /// and over. Each key's text is a range of `fieldKeyText`.
+        var fieldKeys: [(key: String, text: Range<Int>)] = []
+        var fieldKeyText: [UInt8] = []
         /// The same for inline objects, by `ArchivedContent.inlineClassName` (a handful of names).
-        var inlineParts: [(name: String, range: Range<Int>)] = []
+        var inlineParts: [(name: String, range: Range<Int>, slot: Int)] = []
 
         init(exporter: KeyedArchiveJSONExporter, archive: KeyedArchive, nesting: Int) {
             self.exporter = exporter
@@ -42,7 +52,7 @@ extension KeyedArchiveJSONExporter {
             } else {
                 e.out.append(UInt8(ascii: "{"))
                 for (i, field) in archive.top.enumerated() {
-                    e.writeKey(field.key, first: i == 0, level: inner + 1)
+                    e.writeKey(string: field.key, first: i == 0, level: inner + 1)
                     try writeValue(field.value, level: inner + 1, into: &e)
                 }
                 e.newline(inner)
@@ -57,14 +67,13 @@ extension KeyedArchiveJSONExporter {
             e.writeKey("objects", first: false, level: inner)
             try writeObjects(level: inner, into: &e)
             e.writeKey("classes", first: false, level: inner)
-            let counts = archive.classCounts
-            if counts.isEmpty {
+            if classNames.isEmpty {
                 e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: inner)
             } else {
                 e.out.append(UInt8(ascii: "{"))
-                for (i, entry) in counts.enumerated() {
-                    e.writeKey(entry.name, first: i == 0, level: inner + 1)
-                    e.out.appendDecimal(entry.count)
+                for i in classNames.indices {
+                    e.writeKey(string: classNames[i], first: i == 0, level: inner + 1)
+                    e.out.appendDecimal(classCounts[i])
                 }
                 e.newline(inner)
                 e.out.append(UInt8(ascii: "}"))
@@ -73,9 +82,9 @@ extension KeyedArchiveJSONExporter {
             e.out.append(UInt8(ascii: "}"))
         }
 
+        /// `"objects"`: every decoded object, in UID order.
         mutating func writeObjects(level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
             var first = true
-            // Objects are read in place: copying each out would retain and release its parts.
             try archive.objects.withUnsafeBufferPointer { (objects) throws(PropertyListError) in
                 for i in objects.indices {
                     guard let object = objects[i] else { continue }
@@ -116,16 +125,19 @@ extension KeyedArchiveJSONExporter {
                 try writePlist(n, level: inner, into: &e)
                 e.writeKey("numberType", first: false, level: inner)
                 e.out.append(UInt8(ascii: "\""))
-                e.out.append(n.typeName)
+                e.out.append(string: n.typeName)
                 e.out.append(UInt8(ascii: "\""))
             case .date(let date):
                 Self.writeKind("date", level: inner, into: &e)
                 e.writeKey("summary", first: false, level: inner)
+                let start = e.out.length
                 Self.writeISOText(date, into: &e)
+                let iso = start..<e.out.length
                 e.writeKey("value", first: false, level: inner)
                 try writePlist(.date(date), level: inner, into: &e)
+                // The summary is the ISO 8601 text too.
                 e.writeKey("iso8601", first: false, level: inner)
-                Self.writeISOText(date, into: &e)
+                e.out.appendCopy(of: iso)
             case .array(let values):
                 Self.writeKind("array", level: inner, into: &e)
                 Self.writeCount(values.count, "element", "elements", level: inner, into: &e)
@@ -151,7 +163,7 @@ extension KeyedArchiveJSONExporter {
             } else {
                 e.out.append(UInt8(ascii: "{"))
                 for i in fields.indices {
-                    e.writeKey(fields[i].key, first: i == 0, level: inner + 1)
+                    writeFieldKey(fields[i].key, first: i == 0, level: inner + 1, into: &e)
                     try writeValue(fields[i].value, level: inner + 1, into: &e)
                 }
                 e.newline(inner)
@@ -159,6 +171,25 @@ extension KeyedArchiveJSONExporter {
             }
             e.newline(level)
             e.out.append(UInt8(ascii: "}"))
+        }
+
+        /// A field's key, as `writeKey` writes it, from `fieldKeys` when it has been met before.
+        mutating func writeFieldKey(_ key: String, first: Bool, level: Int, into e: inout JSONEmitter) {
+            e.writeSeparator(first: first, level: level)
+            // Compared by their bytes, which are what is written: `==` would take "é" written
+            // as one scalar and as two for the same key.
+            for i in fieldKeys.indices where literallyEqual(fieldKeys[i].key, key) {
+                let text = fieldKeys[i].text
+                return fieldKeyText.withUnsafeBufferPointer { e.out.append(UnsafeBufferPointer(rebasing: $0[text])) }
+            }
+            let start = e.out.length
+            e.writeString(key)
+            e.writeColon()
+            if fieldKeys.count < 32 {
+                let first = fieldKeyText.count
+                fieldKeyText.append(contentsOf: e.out.bytes(start..<e.out.length))
+                fieldKeys.append((key, first..<fieldKeyText.count))
+            }
         }
 
         static func writeKind(_ kind: StaticString, level: Int, into e: inout JSONEmitter) {
@@ -173,7 +204,7 @@ extension KeyedArchiveJSONExporter {
         func writeOtherContent(of object: ArchivedObject, level inner: Int, into e: inout JSONEmitter) throws(PropertyListError) {
             e.writeKey("kind", first: false, level: inner)
             e.out.append(UInt8(ascii: "\""))
-            e.out.append(KeyedArchiveJSONExporter.kind(object.content))
+            e.out.append(string: KeyedArchiveJSONExporter.kind(object.content))
             e.out.append(UInt8(ascii: "\""))
             // Data is identified once, for both its summary and its nested payload.
             var nestedData: (payload: NestedPayload?, expanded: PropertyListValue?) = (nil, nil)
@@ -190,7 +221,7 @@ extension KeyedArchiveJSONExporter {
             case .number(let n):
                 e.writeKey("numberType", first: false, level: inner)
                 e.out.append(UInt8(ascii: "\""))
-                e.out.append(n.typeName)
+                e.out.append(string: n.typeName)
                 e.out.append(UInt8(ascii: "\""))
             case .date(let date):
                 e.writeKey("iso8601", first: false, level: inner)
@@ -212,36 +243,55 @@ extension KeyedArchiveJSONExporter {
             }
         }
 
-        /// `"class"` to `"inline"`, each entry after a comma: rendered once per class.
+        /// `"class"` to `"inline"`, each entry after a comma: rendered once per class. The
+        /// object is counted under its class name for `"classes"`.
         mutating func writeClassPart(of object: ArchivedObject, level: Int, into e: inout JSONEmitter) {
             if let archivedClass = object.archivedClass {
                 let id = ObjectIdentifier(archivedClass)
-                for recent in recentClasses where recent.id == id { return e.out.appendCopy(of: recent.range) }
-                let range: Range<Int>
-                if let known = classParts[id] {
-                    range = known
-                    e.out.appendCopy(of: range)
+                for recent in recentClasses where recent.id == id {
+                    classCounts[recent.slot] += 1
+                    return e.out.appendCopy(of: recent.range)
+                }
+                let known: (range: Range<Int>, slot: Int)
+                if let part = classParts[id] {
+                    known = part
+                    e.out.appendCopy(of: part.range)
                 } else {
                     let start = e.out.length
                     Self.writeClassPart(name: archivedClass.name, readable: archivedClass.readableName, chain: archivedClass.chain,
                                         hints: archivedClass.hints, classUID: archivedClass.uid, level: level, into: &e)
-                    range = start..<e.out.length
-                    classParts[id] = range
+                    known = (start..<e.out.length, classSlot(archivedClass.name))
+                    classParts[id] = known
                 }
+                classCounts[known.slot] += 1
                 if recentClasses.count < 8 {
-                    recentClasses.append((id, range))
+                    recentClasses.append((id, known.range, known.slot))
                 } else {
-                    recentClasses[nextRecent] = (id, range)
+                    recentClasses[nextRecent] = (id, known.range, known.slot)
                     nextRecent = (nextRecent + 1) % 8
                 }
             } else {
                 let name = object.className
-                for part in inlineParts where part.name == name { return e.out.appendCopy(of: part.range) }
+                for part in inlineParts where part.name == name {
+                    classCounts[part.slot] += 1
+                    return e.out.appendCopy(of: part.range)
+                }
                 let start = e.out.length
                 Self.writeClassPart(name: name, readable: object.readableClassName, chain: [name], hints: [], classUID: nil,
                                     level: level, into: &e)
-                inlineParts.append((name, start..<e.out.length))
+                let slot = classSlot(name)
+                classCounts[slot] += 1
+                inlineParts.append((name, start..<e.out.length, slot))
             }
+        }
+
+        /// The slot of a class name in `classNames`, added at the end when new.
+        mutating func classSlot(_ name: String) -> Int {
+            if let slot = classSlots[name] { return slot }
+            classNames.append(name)
+            classCounts.append(0)
+            classSlots[name] = classNames.count - 1
+            return classNames.count - 1
         }
 
         static func writeClassPart(name: String, readable: String, chain: [String], hints: [String], classUID: Int?,
@@ -309,7 +359,7 @@ extension KeyedArchiveJSONExporter {
             // The string quoted by `PropertyListPrettyPrinter.quoted`, which changes nothing
             // inside it, then escaped for JSON: only its quotes need a backslash.
             e.out.append("\"\\\"")
-            e.out.append(s)
+            e.out.append(string: s)
             e.out.append("\\\"\"")
         }
 
@@ -424,7 +474,7 @@ extension KeyedArchiveJSONExporter {
             case .null:
                 e.out.append("null")
             case .object(let uid):
-                Self.writeReference(uid, level: level, into: &e)
+                Self.writeReference(uid, separated: false, first: false, level: level, into: &e)
             case .array(let elements):
                 try writeValues(elements, level: level, into: &e)
             case .inline(let plist):
@@ -439,7 +489,7 @@ extension KeyedArchiveJSONExporter {
             try values.withUnsafeBufferPointer { (values) throws(PropertyListError) in
                 for i in values.indices {
                     if case .object(let uid) = values[i] {
-                        Self.writeReference(uid, after: i == 0 ? nil : UInt8(ascii: ","), level: level + 1, into: &e)
+                        Self.writeReference(uid, separated: true, first: i == 0, level: level + 1, into: &e)
                     } else {
                         e.writeSeparator(first: i == 0, level: level + 1)
                         try writeValue(values[i], level: level + 1, into: &e)
@@ -450,13 +500,14 @@ extension KeyedArchiveJSONExporter {
             e.out.append(UInt8(ascii: "]"))
         }
 
-        /// `{"$ref": uid}` at `level`, the most common value by far, after the separator of an
-        /// element (`separator`, then the line break) when there is one: with one check for room.
+        /// `{"$ref": uid}` at `level`, the most common value by far, with one check for room.
+        /// As an element of an array (`separated`), it comes after the separator `writeSeparator`
+        /// writes: a comma unless `first`, and the line break.
         @inline(__always)
-        static func writeReference(_ uid: Int, after separator: UInt8?? = .none, level: Int, into e: inout JSONEmitter) {
+        static func writeReference(_ uid: Int, separated: Bool, first: Bool, level: Int, into e: inout JSONEmitter) {
             e.out.reserve(6 * level + 80)
-            if case .some(let comma) = separator {
-                if let comma { e.out.appendUnchecked(comma) }
+            if separated {
+                if !first { e.out.appendUnchecked(UInt8(ascii: ",")) }
                 if e.pretty { e.out.appendLineBreakUnchecked(indent: 2 * level) }
             }
             e.out.appendUnchecked(UInt8(ascii: "{"))
@@ -504,3 +555,4 @@ extension KeyedArchiveJSONExporter {
         }
     }
 }
+

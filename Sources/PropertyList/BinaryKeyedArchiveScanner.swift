@@ -162,17 +162,21 @@ extension BinaryPropertyListParser {
         try enter(index)
         try firstVisit(index)
         try grow(by: Weight(values: 1, bytes: 0), index: index)
-        // `refs` checked that the references fit in the file, so `count` is bounded by its size.
+        // `refs` checked that the references fit in the file, so `count` is bounded by its size;
+        // the reservations are also bounded by the object count and by the references the
+        // file can hold (an entry takes two, a UID one).
+        let refSize = trailer.objectRefSize
+        let objects = min(count, trailer.objectCount)
+        let references = trailer.offsetTableOffset / refSize
         var table = FlatObjectTable(values: [], isDictionary: [], entryStart: [0], entries: [], keys: [], uids: [], others: [])
-        table.values.reserveCapacity(count)
-        table.isDictionary.reserveCapacity(count)
-        table.entryStart.reserveCapacity(count + 1)
+        table.values.reserveCapacity(objects)
+        table.isDictionary.reserveCapacity(objects)
+        table.entryStart.reserveCapacity(objects + 1)
         // Archives hold a few entries and UIDs per object; a guess saves most regrowing, and
         // memory reserved but never written costs no more than address space.
-        table.entries.reserveCapacity(count * 2)
-        table.uids.reserveCapacity(count * 3)
+        table.entries.reserveCapacity(min(objects * 2, references / 2))
+        table.uids.reserveCapacity(min(objects * 3, references))
         var scan = FlatScan(objectCount: trailer.objectCount)
-        let refSize = trailer.objectRefSize
         for i in 0..<count {
             let element = ref(refs + i * refSize)
             let start = offset(element)

@@ -199,7 +199,7 @@ public struct JSONEmitter: ~Copyable {
     /// and the colon. The key must need no escaping.
     @inlinable @inline(__always)
     public mutating func writeKey(_ key: StaticString, first: Bool, level: Int) {
-        out.reserve(2 * level + key.utf8CodeUnitCount + 16)
+        out.reserve(2 * level + (key.hasPointerRepresentation ? key.utf8CodeUnitCount : 4) + 16)
         if !first { out.appendUnchecked(UInt8(ascii: ",")) }
         if pretty { out.appendLineBreakUnchecked(indent: 2 * level) }
         out.appendUnchecked(UInt8(ascii: "\""))
@@ -209,7 +209,7 @@ public struct JSONEmitter: ~Copyable {
 
     /// Starts the entry of an object whose key is any string.
     @inlinable @inline(__always)
-    public mutating func writeKey(_ key: String, first: Bool, level: Int) {
+    public mutating func writeKey(string key: String, first: Bool, level: Int) {
         out.reserve(2 * level + 10)
         if !first { out.appendUnchecked(UInt8(ascii: ",")) }
         if pretty { out.appendLineBreakUnchecked(indent: 2 * level) }
@@ -233,7 +233,7 @@ public struct JSONEmitter: ~Copyable {
         if let v = i.int64Value {
             out.appendDecimal(v.magnitude, negative: v < 0)
         } else {
-            out.append(i.description)
+            out.append(string: i.description)
         }
     }
 
@@ -271,7 +271,7 @@ public struct JSONEmitter: ~Copyable {
         }
         var text = r.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        out.append(text)
+        out.append(string: text)
     }
 
     private mutating func writeDate(_ date: Date) throws(PropertyListError) {

@@ -31,7 +31,6 @@ public struct OutputBuffer: ~Copyable {
         if size >= Self.preparedChunk { self.capacity = 0 }
     }
 
-
     deinit { free(base) }
 
     /// The bytes written, as `Data` that now owns the memory.
@@ -40,6 +39,12 @@ public struct OutputBuffer: ~Copyable {
         if count == 0 { free(base) }
         discard self
         return data
+    }
+
+    /// A copy of bytes already written, such as a token to append again later.
+    public func bytes(_ range: Range<Int>) -> [UInt8] {
+        guard range.lowerBound >= 0, range.upperBound <= count else { return [] }
+        return Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
     }
 
     /// The number of bytes written.
@@ -77,12 +82,13 @@ public struct OutputBuffer: ~Copyable {
     /// would stop the writer once per 4 KiB page. Where the kernel cannot (no
     /// `MADV_POPULATE_WRITE`), the pages come one fault at a time as usual.
     static let preparedChunk = 4 << 20
+    static let pageSize = max(Int(getpagesize()), 4096)
 
     @usableFromInline
     mutating func prepare() {
         let end = min(allocated, capacity + Self.preparedChunk)
         #if os(Linux)
-        let page = 4096
+        let page = Self.pageSize
         // Whole pages only: the first may hold bytes already written, which stay as they are.
         let from = (Int(bitPattern: base) + capacity) & ~(page - 1)
         let to = (Int(bitPattern: base) + end) & ~(page - 1)
@@ -129,7 +135,9 @@ public struct OutputBuffer: ~Copyable {
 
     @inlinable @inline(__always)
     public mutating func append(_ s: StaticString) {
-        append(UnsafeRawBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        // A one-scalar literal, stored as the scalar, takes at most four bytes.
+        reserve(s.hasPointerRepresentation ? s.utf8CodeUnitCount : 4)
+        appendUnchecked(s)
     }
 
     /// `n` copies of `byte`.
@@ -205,8 +213,30 @@ public struct OutputBuffer: ~Copyable {
     /// A static string after `reserve` made room for it.
     @inlinable @inline(__always)
     public mutating func appendUnchecked(_ s: StaticString) {
-        let n = s.utf8CodeUnitCount
-        (base + count).update(from: s.utf8Start, count: n)
+        guard s.hasPointerRepresentation else {
+            // A one-scalar literal is stored as the scalar.
+            return s.withUTF8Buffer { appendUnchecked(UnsafeRawPointer($0.baseAddress ?? UnsafePointer(base)), count: $0.count) }
+        }
+        appendUnchecked(UnsafeRawPointer(s.utf8Start), count: s.utf8CodeUnitCount)
+    }
+
+    /// `n` bytes from `source` after `reserve` made room for them. Short runs (tokens, keys)
+    /// are copied with a few overlapping word moves instead of a call to `memmove`.
+    @inlinable @inline(__always)
+    public mutating func appendUnchecked(_ source: UnsafeRawPointer, count n: Int) {
+        let destination = UnsafeMutableRawPointer(base + count)
+        switch n {
+        case 8...16:
+            destination.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self), toByteOffset: n - 8, as: UInt64.self)
+        case 4..<8:
+            destination.storeBytes(of: source.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            destination.storeBytes(of: source.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self), toByteOffset: n - 4, as: UInt32.self)
+        case 0..<4:
+            for i in 0..<n { destination.storeBytes(of: source.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self) }
+        default:
+            destination.copyMemory(from: source, byteCount: n)
+        }
         count += n
     }
 
@@ -218,7 +248,7 @@ public struct OutputBuffer: ~Copyable {
 
     /// The UTF-8 bytes of a string.
     @inlinable @inline(__always)
-    public mutating func append(_ s: String) {
+    public mutating func append(string s: String) {
         var s = s
         s.withUTF8 { append($0) }
     }

@@ -8,8 +8,8 @@ import PropertyList
 /// README there), run through the same code path as the libFuzzer target that found it.
 ///
 /// A thrown error is a pass: the point is that nothing crashes, hangs or runs away with memory.
-/// Leaks only show under a sanitizer: `swift test --sanitize=address --filter FuzzRegression`
-/// (LeakSanitizer reports at exit), which docs/fuzzing.md describes.
+/// Leaks only show under a sanitizer: `scripts/fuzz regress` runs the same inputs through the
+/// fuzz targets built with AddressSanitizer and LeakSanitizer (docs/fuzzing.md).
 @Suite struct FuzzRegressionTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("FuzzRegressions")

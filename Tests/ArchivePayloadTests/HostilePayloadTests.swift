@@ -70,6 +70,20 @@ import PropertyList
         if accepted { #expect(error == nil) } else { #expect(error?.code == .tooLarge) }
     }
 
+    @Test func anInlineArrayThatSharesSubtreesIsCountedAsItExpands() throws {
+        // Arrays each holding the next twice, 2^24 leaves once expanded: a binary plist of a few
+        // hundred bytes can share them this way, and so does this value in memory. (A lower
+        // limit than the default keeps the count quick in a debug build.)
+        var nested: PropertyListValue = ["x", "x"]
+        for _ in 0..<23 { nested = [nested, nested] }
+        let plist: PropertyListValue = ["$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": ["root": .uid(1)],
+                                        "$objects": ["$null", ["$class": .uid(2), "f": [.uid(0), nested]], Self.classDescription("Thing")]]
+        let archive = try KeyedArchive(plist: plist)
+        let error = Self.payloadError(archive, PayloadOptions(maximumValueCount: 1_000_000))
+        #expect(error?.code == .tooLarge, "\(String(describing: error))")
+        #expect(error?.message.contains("at root.f[1]") == true)
+    }
+
     // MARK: - A million references to one object
 
     static func millionReferences(to target: PropertyListValue, extra: [PropertyListValue] = []) throws -> KeyedArchive {

@@ -86,6 +86,30 @@ func classDescription(_ name: String, _ chain: [String]? = nil) -> PropertyListV
         #expect(archive.rootObject?.fields.map(\.key) == ["n"])
     }
 
+    // MARK: - Known classes with impossible fields
+
+    static let impossibleFields: [(String, String, PropertyListValue)] = [
+        ("an NSDecimalNumber exponent of -2^40 (a terabyte of zeros)", "NSDecimalNumber",
+         ["NS.exponent": -1_099_511_627_776, "NS.length": 1, "NS.mantissa": .data(Data([1, 0]))]),
+        ("an NSDecimalNumber exponent of Int64.min (which cannot be negated)", "NSDecimalNumber",
+         ["NS.exponent": .integer(PropertyListInteger(Int64.min)), "NS.length": 1, "NS.mantissa": .data(Data([1, 0]))]),
+        ("an NSDecimalNumber length of -1", "NSDecimalNumber",
+         ["NS.exponent": 0, "NS.length": -1, "NS.mantissa": .data(Data([1, 0]))]),
+        ("an NSDecimalNumber length of Int64.min", "NSDecimalNumber",
+         ["NS.exponent": 0, "NS.length": .integer(PropertyListInteger(Int64.min)), "NS.mantissa": .data(Data([1, 0]))]),
+        ("an NSIndexSet range count whose double overflows", "NSIndexSet",
+         ["NSRangeCount": 4_611_686_018_427_387_904, "NSRangeData": .data(Data([1, 2]))]),
+    ]
+
+    @Test(arguments: impossibleFields)
+    func aKnownClassWithImpossibleFieldsIsReadAsAPlainObject(name: String, className: String, fields: PropertyListValue) throws {
+        var entries = fields.dictionaryValue ?? PropertyListDictionary()
+        entries.append(key: "$class", value: .uid(2))
+        let archive = try Self.read(hostileArchive([.dictionary(entries), classDescription(className)]))
+        #expect(archive.rootObject?.content == .object, "\(name)")
+        #expect(archive.rootObject?.fields.count == fields.dictionaryValue?.count)
+    }
+
     // MARK: - Deep chains
 
     /// `count` objects of class Node (the last UID is the class), each referring to the next.
@@ -116,6 +140,22 @@ func classDescription(_ name: String, _ chain: [String]? = nil) -> PropertyListV
         #expect(json.count < 100_000 * 200)
         let dot = KeyedArchiveDotExporter().render(archive)
         #expect(dot.contains("o99999 -> o100000"))
+    }
+
+    @Test func anErrorDeepInAnArchiveUnderLongKeysNamesItsPathInALine() {
+        // 600 objects, each under a 2,000-character key: the depth limit stops the decoder at
+        // #513, whose full path would be a megabyte.
+        let key = String(repeating: "k", count: 2_000)
+        var objects: [PropertyListValue] = []
+        for i in 1...600 {
+            objects.append(.dictionary(PropertyListDictionary([(.string("$class"), .uid(601)), (.string(key), .uid(i < 600 ? UInt64(i + 1) : 0))])))
+        }
+        objects.append(classDescription("Node"))
+        let error = #expect(throws: KeyedArchiveError.self) { try Self.read(hostileArchive(objects)) }
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.objectUID == 513)
+        #expect(error?.keyPath?.hasPrefix("root…(502 more)….kkkk") == true)
+        #expect((error?.keyPath?.count ?? .max) < 11 * 110)
     }
 
     // MARK: - A million references to one object
