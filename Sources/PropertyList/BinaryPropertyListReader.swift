@@ -59,6 +59,9 @@ struct BinaryPropertyListParser {
     var inProgress: [UInt64]
     /// The expanded size of everything read so far, shared copies counted each time.
     var expanded = Weight(values: 0, bytes: 0)
+    /// The expanded size allowed: the absolute limits, or less for a small file.
+    let expansionValues: Int
+    let expansionBytes: Int
     var scratchUTF16: [UInt16] = []
     /// The keys of the last dictionary read with each key count, by the raw bytes of their
     /// references. Dictionaries of the same shape (CF uniques their keys) then share one keys
@@ -81,6 +84,8 @@ struct BinaryPropertyListParser {
     init(_ bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions, sharing mode: Sharing = .memoized) throws(PropertyListError) {
         self.bytes = bytes
         self.options = options
+        expansionValues = min(options.maximumObjectCount, options.expansionLimit.values(forInputSize: bytes.count))
+        expansionBytes = min(options.maximumDecodedSize, options.expansionLimit.contentBytes(forInputSize: bytes.count))
         // The magic "bplist" and the version "00"; other versions are other formats.
         guard let base = bytes.baseAddress, bytes.count >= 8, bytes.starts(with: "bplist".utf8) else {
             throw PropertyListError(.unrecognizedFormat, "not a binary property list", at: .byteOffset(0))
@@ -179,13 +184,26 @@ struct BinaryPropertyListParser {
     mutating func grow(by w: Weight, index: Int) throws(PropertyListError) {
         let (values, o1) = expanded.values.addingReportingOverflow(w.values)
         let (bytes, o2) = expanded.bytes.addingReportingOverflow(w.bytes)
-        guard !o1, values <= options.maximumObjectCount else {
-            throw fail(.limitExceeded, "expands to more than \(options.maximumObjectCount) values through shared references", object: index)
+        guard !o1, values <= expansionValues else {
+            throw expansionFailure(values: true, index: index)
         }
-        guard !o2, bytes <= options.maximumDecodedSize else {
-            throw fail(.limitExceeded, "expands to more than \(options.maximumDecodedSize) bytes of content through shared references", object: index)
+        guard !o2, bytes <= expansionBytes else {
+            throw expansionFailure(values: false, index: index)
         }
         expanded = Weight(values: values, bytes: bytes)
+    }
+
+    /// The error for an expanded size past `expansionValues` or `expansionBytes`, naming the
+    /// limit that set it.
+    @inline(never)
+    func expansionFailure(values: Bool, index: Int) -> PropertyListError {
+        let limit = values ? expansionValues : expansionBytes
+        let what = values ? "values" : "bytes of content"
+        let absolute = values ? options.maximumObjectCount : options.maximumDecodedSize
+        if limit < absolute {
+            return fail(.limitExceeded, "expands to more than \(limit) \(what) through shared references, the most a \(bytes.count)-byte file may stand for (PropertyListReadOptions.expansionLimit; --no-expansion-limit in the CLI)", object: index)
+        }
+        return fail(.limitExceeded, "expands to more than \(limit) \(what) through shared references", object: index)
     }
 
     /// Marks a collection as being read; meeting it again before it is done is a cycle.

@@ -11,6 +11,11 @@ public struct PropertyListReadOptions: Sendable, Hashable {
     /// The most bytes of string and data content the decoded tree may hold. Default: 4 GiB.
     /// Bounds what a small file full of shared references can make us build.
     public var maximumDecodedSize: Int = 1 << 32
+    /// How far past its own size a binary file's shared references may expand: beyond a million
+    /// values and 64 MiB of content, 64 values and 1 KiB of content per input byte. Lower than
+    /// the two limits above for small files, so that a few hundred bytes cannot make a printer
+    /// or converter write gigabytes. `.unlimited` leaves only those two.
+    public var expansionLimit: PropertyListExpansionLimit = .default
     /// Keep UTF-16 strings with lone surrogates as `.invalidUTF16String` instead of refusing them.
     /// Off by default, as in CF and plistlib; forensic users turn it on to see the raw code units.
     public var preservesInvalidUTF16: Bool = false

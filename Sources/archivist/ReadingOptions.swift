@@ -15,6 +15,9 @@ struct ReadingOptions: ParsableArguments {
     @Option(name: .customLong("max-decoded-size"), help: "Most bytes of string and data content the decoded tree may hold.")
     var maximumDecodedSize: Int = PropertyListReadOptions.default.maximumDecodedSize
 
+    @Flag(name: .customLong("no-expansion-limit"), help: "Let a small binary file's shared references expand up to --max-objects and --max-decoded-size (by default, beyond a million values and 64 MiB, 64 values and 1 KiB per input byte).")
+    var noExpansionLimit = false
+
     @Flag(name: .customLong("preserve-invalid-utf16"), help: "Keep UTF-16 strings with lone surrogates instead of refusing them.")
     var preservesInvalidUTF16 = false
 
@@ -33,6 +36,7 @@ struct ReadingOptions: ParsableArguments {
         o.maximumInputSize = maximumInputSize
         o.maximumDecodedSize = maximumDecodedSize
         o.preservesInvalidUTF16 = preservesInvalidUTF16
+        if noExpansionLimit { o.expansionLimit = .unlimited }
         return o
     }
 }

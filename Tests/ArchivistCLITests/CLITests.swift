@@ -44,6 +44,37 @@ import Testing
         #expect(r.out.contains("OK"))
     }
 
+    @Test func aSmallFileThatExpandsToMillionsOfValuesIsRefusedUnlessTheExpansionLimitIsLifted() throws {
+        // 21 arrays, each holding the next twice, around "x": 2^21 leaves from 106 bytes, which
+        // `print` would turn into over a gigabyte of text.
+        let path = ArchivistProcess.temporaryFile("doubling.bplist")
+        let levels = 21
+        var bytes = Array("bplist00".utf8)
+        var offsets: [UInt8] = []
+        for i in 0..<levels {
+            offsets.append(UInt8(bytes.count))
+            bytes += [0xA2, UInt8(i + 1), UInt8(i + 1)]         // [next, next]
+        }
+        offsets.append(UInt8(bytes.count))
+        bytes += [0x51, 0x78]                                   // "x"
+        let table = bytes.count
+        bytes += offsets
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1]                       // trailer: offset size 1, ref size 1
+        bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(levels + 1)]
+        bytes += [0, 0, 0, 0, 0, 0, 0, 0]
+        bytes += [0, 0, 0, 0, 0, 0, 0, UInt8(table)]
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        for verb in [["print"], ["convert", "--to", "json"], ["lint"]] {
+            let refused = try ArchivistProcess.run(verb + [path])
+            #expect(refused.status == 1, "\(verb)")
+            #expect(refused.err.contains("the most a \(bytes.count)-byte file may stand for"), "\(verb): \(refused.err)")
+            #expect(refused.out.count < 1000)
+        }
+        // Lifted, only --max-objects applies: lint reads it (sharing keeps that cheap).
+        let read = try ArchivistProcess.run(["lint", "--no-expansion-limit", path])
+        #expect(read.status == 0, "\(read.err)")
+    }
+
     @Test func lintReportsABrokenXMLFileWithLineAndColumn() throws {
         let path = ArchivistProcess.temporaryFile("bad.plist")
         try Data("<plist version=\"1.0\">\n<dict>\n\t<key>a</key>\n\t<integer>x1</integer>\n</dict>\n</plist>\n".utf8).write(to: URL(fileURLWithPath: path))

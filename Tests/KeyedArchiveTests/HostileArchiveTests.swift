@@ -263,9 +263,15 @@ func classDescription(_ name: String, _ chain: [String]? = nil) -> PropertyListV
 
     @Test func arraysSharedInsideAFieldAreNotCopiedOut() throws {
         // 2^23 arrays once expanded, from about 500 bytes; reading it used to take gigabytes.
+        // The default expansion limit refuses it at once; lifted, the decoder must still keep
+        // the sharing.
         let file = Self.sharedArraysArchive(levels: 22)
         #expect(file.count < 600)
-        let archive = try KeyedArchive(data: file)
+        let refusal = #expect(throws: KeyedArchiveError.self) { try KeyedArchive(data: file) }
+        #expect(refusal?.underlying?.message.contains("the most a \(file.count)-byte file may stand for") == true)
+        var options = KeyedArchiveReadOptions()
+        options.propertyList.expansionLimit = .unlimited
+        let archive = try KeyedArchive(data: file, options: options)
         guard case .array(let elements)? = archive.rootObject?[field: "f"] else {
             Issue.record("f is not an array of references: \(String(describing: archive.rootObject?[field: "f"]))")
             return

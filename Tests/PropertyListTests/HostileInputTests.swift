@@ -97,11 +97,47 @@ import Testing
     @Test func sharedReferencesThatWouldExpandPastTheDecodedSizeLimitAreRefused() {
         // 2^23 copies of a 1000-byte string: 8 GB once expanded, from a file of 1.1 kB.
         // Its 2^24 values stay under the value limit, so the decoded-size limit must catch it.
+        // (The expansion limit, which would stop it sooner, is lifted to test this one.)
         let file = Self.doublingChain(levels: 23, length: 1000)
         #expect(file.count < 1200)
-        let error = binaryError(file)
+        var options = PropertyListReadOptions()
+        options.expansionLimit = .unlimited
+        let error = binaryError(file, options)
         #expect(error?.code == .limitExceeded)
         #expect(error?.message.contains("bytes of content") == true, "\(String(describing: error))")
+    }
+
+    @Test func aSmallFileWhoseSharedArraysStandForMillionsOfValuesIsRefusedByTheExpansionLimit() throws {
+        // 152 bytes standing for 2^21 copies of "x": within `maximumObjectCount`, and printed it
+        // would be over a gigabyte of text. Lifting the expansion limit reads it.
+        let file = Self.doublingChain(levels: 21, length: 1)
+        #expect(file.count < 160)
+        let error = binaryError(file)
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.message.contains("values through shared references, the most a \(file.count)-byte file may stand for") == true,
+                "\(String(describing: error))")
+        var options = PropertyListReadOptions()
+        options.expansionLimit = .unlimited
+        #expect(try readBinary(file, options).typeName == "array")
+    }
+
+    @Test func aSmallFileWhoseSharedStringExpandsPastSixtyFourMebibytesIsRefusedByTheExpansionLimit() {
+        // 2^16 copies of a 2,000-byte string: 131,072 values (under the value allowance) but
+        // 131 MB of content from 2.2 kB.
+        let file = Self.doublingChain(levels: 16, length: 2000)
+        let error = binaryError(file)
+        #expect(error?.code == .limitExceeded)
+        #expect(error?.message.contains("bytes of content through shared references, the most a") == true, "\(String(describing: error))")
+    }
+
+    @Test func aLargeFileThatRepeatsAUniquedStringReadsWithinTheExpansionLimit() throws {
+        // What CF writes for 100,000 records holding the same 1,000-byte text: the string is
+        // stored once, so 100 MB of content come from a file of about 200 kB.
+        let text = String(repeating: "a", count: 1000)
+        let value = PropertyListValue.array(Array(repeating: .string(text), count: 100_000))
+        let data = BinaryPropertyListWriter().write(value)
+        #expect(data.count < 250_000)
+        #expect(try BinaryPropertyListReader().read(data) == value)
     }
 
     @Test func sharedReferencesWithinTheLimitsReadAsTheExpandedTree() throws {
