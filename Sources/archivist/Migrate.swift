@@ -70,6 +70,9 @@ extension Archivist {
         @Option(help: "Output format of the summary: text, or json for machines.")
         var format: ReportFormat = .text
 
+        @Option(name: .customLong("max-payload-values"), help: "Most values a payload may hold; an object the archive shares counts at every place it appears.")
+        var maximumPayloadValues: Int = PayloadOptions().maximumValueCount
+
         @OptionGroup(title: "Allowed classes")
         var allow: AllowListOptions
 
@@ -82,13 +85,15 @@ extension Archivist {
         func validate() throws {
             if backup != nil, noBackup { throw ValidationError("--backup and --no-backup contradict each other") }
             if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+            if maximumPayloadValues < 1 { throw ValidationError("--max-payload-values must be at least 1") }
         }
 
         var options: MigrationOptions {
             let backupChoice: MigrationOptions.Backup = noBackup ? .none : backup.map { .path($0) } ?? .besideStore
             return MigrationOptions(
                 target: to.library, allowList: allow.allowList,
-                payloadOptions: PayloadOptions(keepsClassNames: keepClass, expandsNestedPayloads: expandNested, maximumDepth: reading.maximumDepth),
+                payloadOptions: PayloadOptions(keepsClassNames: keepClass, expandsNestedPayloads: expandNested, maximumDepth: reading.maximumDepth,
+                                               maximumValueCount: maximumPayloadValues),
                 select: select.map(PayloadPath.init), jsonOptions: json.options, readOptions: reading.archiveReadOptions,
                 dryRun: dryRun, backup: backupChoice, batchSize: batchSize,
                 workerStackSize: reading.maximumDepth > PropertyListReadOptions.default.maximumDepth ? Archivist.workerStackSize : nil)

@@ -48,6 +48,9 @@ extension Archivist {
         @Option(help: ArgumentHelp("The $top key of the root object (default: root).", valueName: "KEY"))
         var top: String?
 
+        @Option(name: .customLong("max-payload-values"), help: "Most values a payload may hold; an object the archive shares counts at every place it appears.")
+        var maximumPayloadValues: Int = PayloadOptions().maximumValueCount
+
         @OptionGroup(title: "Allowed classes")
         var allow: AllowListOptions
 
@@ -56,6 +59,10 @@ extension Archivist {
 
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
+
+        func validate() throws {
+            if maximumPayloadValues < 1 { throw ValidationError("--max-payload-values must be at least 1") }
+        }
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
@@ -70,7 +77,8 @@ extension Archivist {
                     }
                 }
                 let options = PayloadOptions(keepsClassNames: keepClass, expandsNestedPayloads: expandNested,
-                                             target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth)
+                                             target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth,
+                                             maximumValueCount: maximumPayloadValues)
                 var payload: PropertyListValue
                 do throws(PayloadError) {
                     payload = try PayloadMapper(options: options).payload(of: archive)

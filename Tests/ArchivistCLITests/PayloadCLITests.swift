@@ -23,6 +23,16 @@ import Testing
         #expect(r.out.contains("super.allowedTopLevelClasses + [UIColor.self]"))
     }
 
+    @Test func unarchiveRefusesAPayloadLargerThanMaxPayloadValues() throws {
+        // The legacy [String] blob holds more than two values once mapped.
+        let blob = Self.archive("legacy-string-array.bplist")
+        let refused = try ArchivistProcess.run(["unarchive", "--to", "json", "--max-payload-values", "2", blob])
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("the payload holds more than 2 values"), "\(refused.err)")
+        #expect(try ArchivistProcess.run(["unarchive", "--to", "json", blob]).status == 0)
+        #expect(try ArchivistProcess.run(["unarchive", "--to", "json", "--max-payload-values", "0", blob]).status == 64)
+    }
+
     @Test func checkAcceptsWithAllowAndExitsZero() throws {
         let r = try ArchivistProcess.run(["check", "--allow", "UIColor", Self.archive("uicolor-tint.bplist"), Self.archive("legacy-string-array.bplist")])
         #expect(r.status == 0, "\(r.out)\(r.err)")
