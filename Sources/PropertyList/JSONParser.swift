@@ -4,23 +4,21 @@ import Foundation
 ///
 /// Like the OpenStep parser it keeps an explicit stack of open containers, so nesting costs
 /// heap rather than thread stack whatever depth limit the caller allows.
-struct JSONParser {
-    private let text: UnsafeBufferPointer<UInt8>
-    private let end: Int
-    private var pos = 0
-    private let options: PropertyListReadOptions
-    private var objectCount = 0
-    private var decodedSize = 0
+struct JSONParser: TextPropertyListParser {
+    let text: UnsafeBufferPointer<UInt8>
+    let end: Int
+    var pos = 0
+    let options: PropertyListReadOptions
+    var objectCount = 0
+    var decodedSize = 0
     /// Reused for strings with escapes.
     private var scratch: [UInt8] = []
-    private var stack: [Frame] = []
+    var stack: [OpenTextCollection<Kind>] = []
 
-    private struct Frame {
-        let isObject: Bool
-        let start: Int
-        /// An object's keys; one more than `values` while a value is being read.
-        var keys: [PropertyListValue] = []
-        var values: [PropertyListValue] = []
+    enum Kind: TextCollectionKind {
+        case object, array
+        var isArray: Bool { self == .array }
+        var noun: String { self == .array ? "array" : "object" }
     }
 
     private enum State {
@@ -48,11 +46,11 @@ struct JSONParser {
                 guard skipSpace() else { throw endsInside(stack.isEmpty ? "before any value" : "where a value should start") }
                 switch text[pos] {
                 case UInt8(ascii: "{"):
-                    try push(isObject: true)
+                    try push(.object)
                     pos += 1
                     state = .firstKey
                 case UInt8(ascii: "["):
-                    try push(isObject: false)
+                    try push(.array)
                     pos += 1
                     state = .firstElement
                 case UInt8(ascii: "\""):
@@ -104,7 +102,7 @@ struct JSONParser {
                 }
                 let top = stack.count - 1
                 stack[top].values.append(value)
-                let isObject = stack[top].isObject
+                let isObject = stack[top].kind == .object
                 guard skipSpace() else { throw endsInside(isObject ? "; expected ',' or '}'" : "; expected ',' or ']'") }
                 let c = text[pos]
                 if c == UInt8(ascii: ",") {
@@ -120,35 +118,6 @@ struct JSONParser {
                     )
                 }
             }
-        }
-    }
-
-    private mutating func push(isObject: Bool) throws(PropertyListError) {
-        guard stack.count < options.maximumDepth else {
-            throw error(.limitExceeded, "nesting is deeper than the limit of \(options.maximumDepth)")
-        }
-        try countObject()
-        stack.append(Frame(isObject: isObject, start: pos))
-    }
-
-    private mutating func pop() -> PropertyListValue {
-        let frame = stack.removeLast()
-        return frame.isObject
-            ? .dictionary(PropertyListDictionary(keys: frame.keys, values: frame.values))
-            : .array(frame.values)
-    }
-
-    private mutating func countObject() throws(PropertyListError) {
-        objectCount += 1
-        guard objectCount <= options.maximumObjectCount else {
-            throw error(.limitExceeded, "more than \(options.maximumObjectCount) values")
-        }
-    }
-
-    private mutating func countBytes(_ n: Int) throws(PropertyListError) {
-        decodedSize += n
-        guard decodedSize <= options.maximumDecodedSize else {
-            throw error(.limitExceeded, "more than \(options.maximumDecodedSize) bytes of strings")
         }
     }
 
@@ -327,52 +296,5 @@ struct JSONParser {
         }
         pos += 4
         return value
-    }
-
-    // MARK: Errors
-
-    private func error(_ code: PropertyListError.Code, _ message: String, at offset: Int? = nil) -> PropertyListError {
-        let (line, column) = TextDecoding.lineColumn(of: offset ?? pos, in: text)
-        return PropertyListError(code, message, at: .lineColumn(line: line, column: column), keyPath: keyPath())
-    }
-
-    private func endsInside(_ detail: String) -> PropertyListError {
-        guard let frame = stack.last else { return error(.truncated, end == 0 ? "the input is empty" : "the text ends \(detail)") }
-        let (line, column) = TextDecoding.lineColumn(of: frame.start, in: text)
-        let what = frame.isObject ? "object" : "array"
-        return error(.truncated, "the text ends inside the \(what) opened at line \(line), column \(column)\(detail)")
-    }
-
-    private func keyPath() -> [String] {
-        var path: [String] = []
-        for frame in stack {
-            if !frame.isObject {
-                path.append("[\(frame.values.count)]")
-            } else if frame.keys.count > frame.values.count, let key = frame.keys.last {
-                switch key {
-                case .string(let s): path.append(s)
-                case .invalidUTF16String(let units): path.append(String(decoding: units, as: UTF16.self))
-                default: path.append("\(key)")
-                }
-            }
-        }
-        return path
-    }
-
-    private func describeCharacter(at i: Int) -> String {
-        guard i < end else { return "end of text" }
-        let c = text[i]
-        switch c {
-        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(c)))'"
-        case 0x80...:
-            var j = i + 1
-            while j < end, text[j] & 0xC0 == 0x80 { j += 1 }
-            return "'\(String(decoding: UnsafeBufferPointer(rebasing: text[i..<j]), as: UTF8.self))'"
-        default: return "character 0x\(TextDecoding.hex(c))"
-        }
-    }
-
-    private func describeEscaped(_ c: UInt8) -> String {
-        (0x21...0x7E).contains(c) ? String(Character(Unicode.Scalar(c))) : "x\(TextDecoding.hex(c))"
     }
 }

@@ -4,26 +4,26 @@ import Foundation
 ///
 /// It keeps its own stack of open collections instead of recursing, so a deep document costs
 /// heap, never the thread's stack, whatever depth limit the caller allows.
-struct OpenStepParser {
-    private let text: UnsafeBufferPointer<UInt8>
-    private let end: Int
-    private var pos = 0
-    private let options: PropertyListReadOptions
-    private var objectCount = 0
-    private var decodedSize = 0
+struct OpenStepParser: TextPropertyListParser {
+    let text: UnsafeBufferPointer<UInt8>
+    let end: Int
+    var pos = 0
+    let options: PropertyListReadOptions
+    var objectCount = 0
+    var decodedSize = 0
     /// Reused for strings with escapes, so that building one allocates once.
     private var scratch: [UInt8] = []
-    private var stack: [Frame] = []
+    var stack: [OpenTextCollection<Kind>] = []
 
-    private struct Frame {
-        enum Kind { case array, dictionary, stringsFile }
-        let kind: Kind
-        /// Where the collection opened, for "ends inside" messages.
-        let start: Int
-        /// A dictionary's keys; one more than `values` while a value is being read.
-        var keys: [PropertyListValue] = []
-        var values: [PropertyListValue] = []
+    enum Kind: TextCollectionKind {
+        case array, dictionary
+        /// A .strings file: a dictionary without braces.
+        case stringsFile
+        var isArray: Bool { self == .array }
+        var noun: String { self == .array ? "array" : "dictionary" }
     }
+
+    static var bracelessKind: Kind? { .stringsFile }
 
     private enum State {
         /// A value must start here.
@@ -157,37 +157,6 @@ struct OpenStepParser {
                     state = .key
                 }
             }
-        }
-    }
-
-    private mutating func push(_ kind: Frame.Kind) throws(PropertyListError) {
-        guard stack.count < options.maximumDepth else {
-            throw error(.limitExceeded, "nesting is deeper than the limit of \(options.maximumDepth)")
-        }
-        try countObject()
-        stack.append(Frame(kind: kind, start: pos))
-    }
-
-    private mutating func pop() -> PropertyListValue {
-        let frame = stack.removeLast()
-        switch frame.kind {
-        case .array: return .array(frame.values)
-        case .dictionary, .stringsFile:
-            return .dictionary(PropertyListDictionary(keys: frame.keys, values: frame.values))
-        }
-    }
-
-    private mutating func countObject() throws(PropertyListError) {
-        objectCount += 1
-        guard objectCount <= options.maximumObjectCount else {
-            throw error(.limitExceeded, "more than \(options.maximumObjectCount) values")
-        }
-    }
-
-    private mutating func countBytes(_ n: Int) throws(PropertyListError) {
-        decodedSize += n
-        guard decodedSize <= options.maximumDecodedSize else {
-            throw error(.limitExceeded, "more than \(options.maximumDecodedSize) bytes of strings and data")
         }
     }
 
@@ -547,18 +516,10 @@ struct OpenStepParser {
         let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
         i += 1
         guard let zoneHours = number(2), let zoneMinutes = number(2), i == b.count else { return nil }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard (1...12).contains(month), day >= 1, day <= monthDays[month - 1], hour < 24, minute < 60, second < 60,
-            zoneHours < 24, zoneMinutes < 60
+        guard (1...12).contains(month), day >= 1, day <= GregorianDateTime.daysIn(month: month, year: year),
+            hour < 24, minute < 60, second < 60, zoneHours < 24, zoneMinutes < 60
         else { return nil }
-        // Days since 1970-01-01, counting March-based years in 400-year eras.
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days1970 = era * 146_097 + dayOfEra - 719_468
+        let days1970 = GregorianDateTime.daysSince1970(year: year, month: month, day: day)
         let offset = sign * (zoneHours * 3600 + zoneMinutes * 60)
         let seconds1970 = days1970 * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: TimeInterval(seconds1970))
@@ -618,59 +579,5 @@ struct OpenStepParser {
         if byte < 0x80 { return UInt32(byte) }
         let i = Int(byte) - 0x80
         return i < nextStepHigh.count ? UInt32(nextStepHigh[i]) : 0
-    }
-
-    // MARK: Errors
-
-    private func error(_ code: PropertyListError.Code, _ message: String, at offset: Int? = nil) -> PropertyListError {
-        let (line, column) = TextDecoding.lineColumn(of: offset ?? pos, in: text)
-        return PropertyListError(code, message, at: .lineColumn(line: line, column: column), keyPath: keyPath())
-    }
-
-    /// The text ended inside the innermost open collection.
-    private func endsInside(_ detail: String) -> PropertyListError {
-        guard let frame = stack.last, frame.kind != .stringsFile else {
-            return error(.truncated, "the text ends \(detail)")
-        }
-        let (line, column) = TextDecoding.lineColumn(of: frame.start, in: text)
-        let what = frame.kind == .array ? "array" : "dictionary"
-        return error(.truncated, "the text ends inside the \(what) opened at line \(line), column \(column)\(detail)")
-    }
-
-    private func keyPath() -> [String] {
-        var path: [String] = []
-        for frame in stack {
-            switch frame.kind {
-            case .array:
-                path.append("[\(frame.values.count)]")
-            case .dictionary, .stringsFile:
-                if frame.keys.count > frame.values.count, let key = frame.keys.last {
-                    switch key {
-                    case .string(let s): path.append(s)
-                    case .invalidUTF16String(let units): path.append(String(decoding: units, as: UTF16.self))
-                    default: path.append("\(key)")
-                    }
-                }
-            }
-        }
-        return path
-    }
-
-    private func describeCharacter(at i: Int) -> String {
-        guard i < end else { return "end of text" }
-        let c = text[i]
-        switch c {
-        case 0: return "NUL character"
-        case 0x21...0x7E: return "'\(Character(Unicode.Scalar(c)))'"
-        case 0x80...:
-            var j = i + 1
-            while j < end, text[j] & 0xC0 == 0x80 { j += 1 }
-            return "'\(String(decoding: UnsafeBufferPointer(rebasing: text[i..<j]), as: UTF8.self))'"
-        default: return "character 0x\(TextDecoding.hex(c))"
-        }
-    }
-
-    private func describeEscaped(_ c: UInt8) -> String {
-        (0x21...0x7E).contains(c) ? String(Character(Unicode.Scalar(c))) : "x\(TextDecoding.hex(c))"
     }
 }

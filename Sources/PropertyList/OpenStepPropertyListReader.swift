@@ -32,14 +32,6 @@ public struct OpenStepPropertyListReader: Sendable {
     /// - Throws: `PropertyListError` with the line and column of the problem and the key path
     ///   of the value being read.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        guard data.count <= options.maximumInputSize else {
-            throw PropertyListError(.limitExceeded, "input is \(data.count) bytes, over the limit of \(options.maximumInputSize)")
-        }
-        let options = self.options
-        let result = TextDecoding.withUTF8Text(data) { text -> Result<PropertyListValue, PropertyListError> in
-            var parser = OpenStepParser(text: text, options: options)
-            return Result { () throws(PropertyListError) -> PropertyListValue in try parser.parseDocument() }
-        }
-        return try result.get()
+        try OpenStepParser.parse(data, options: options)
     }
 }

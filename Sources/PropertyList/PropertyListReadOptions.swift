@@ -24,3 +24,12 @@ public struct PropertyListReadOptions: Sendable, Hashable {
 
     public static let `default` = PropertyListReadOptions()
 }
+
+extension PropertyListReadOptions {
+    /// Refuses an input over `maximumInputSize` before anything reads it.
+    func checkInputSize(_ count: Int) throws(PropertyListError) {
+        guard count <= maximumInputSize else {
+            throw PropertyListError(.limitExceeded, "input is \(count) bytes, over the limit of \(maximumInputSize)")
+        }
+    }
+}

@@ -13,9 +13,7 @@ public struct PropertyListReader: Sendable {
     /// - Returns: the root value and the format it was read from.
     /// - Throws: `PropertyListError` saying what is wrong and where.
     public func read(_ data: Data) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
-        guard data.count <= options.maximumInputSize else {
-            throw PropertyListError(.limitExceeded, "input is \(data.count) bytes, over the limit of \(options.maximumInputSize)")
-        }
+        try options.checkInputSize(data.count)
         guard let format = PropertyListFormat.detect(data) else {
             throw PropertyListError(.unrecognizedFormat, data.isEmpty ? "empty input" : "not a property list", at: .byteOffset(0))
         }
@@ -24,9 +22,7 @@ public struct PropertyListReader: Sendable {
 
     /// Reads `data` as the given format.
     public func read(_ data: Data, as format: PropertyListFormat) throws(PropertyListError) -> PropertyListValue {
-        guard data.count <= options.maximumInputSize else {
-            throw PropertyListError(.limitExceeded, "input is \(data.count) bytes, over the limit of \(options.maximumInputSize)")
-        }
+        try options.checkInputSize(data.count)
         switch format {
         case .binary: return try BinaryPropertyListReader(options: options).read(data)
         case .xml: return try XMLPropertyListReader(options: options).read(data)

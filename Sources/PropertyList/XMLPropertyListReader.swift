@@ -24,9 +24,7 @@ public struct XMLPropertyListReader: Sendable {
     /// - Returns: the root value, which may be wrapped in `<plist>` or stand alone, as CF allows.
     /// - Throws: `PropertyListError` with the line and column and the key path of the value.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        guard data.count <= options.maximumInputSize else {
-            throw PropertyListError(.limitExceeded, "input is \(data.count) bytes, over the limit of \(options.maximumInputSize)")
-        }
+        try options.checkInputSize(data.count)
         // libxml2 2.9 mishandles UTF-32, so such documents are transcoded to UTF-8 here and
         // their encoding declaration is ignored. UTF-8 and UTF-16 go to libxml2 as they are.
         let (encoding, _) = TextDecoding.sniff([UInt8](data.prefix(4)))
