@@ -15,15 +15,11 @@ extension Archivist {
                 """
         )
 
-        enum Target: String, ExpressibleByArgument, CaseIterable {
-            case xml, binary, json
-        }
-
         @Argument(help: "The property list to convert, or - for standard input.")
         var file: String
 
         @Option(help: "The output format.")
-        var to: Target
+        var to: PropertyListOutputFormat
 
         @Option(name: .shortAndLong, help: "Write here instead of standard output (- is standard output).")
         var output: String?
@@ -40,11 +36,7 @@ extension Archivist {
                 let (value, _) = try input.readPropertyList(reading)
                 let data: Data
                 do throws(PropertyListError) {
-                    switch to {
-                    case .binary: data = BinaryPropertyListWriter().write(value)
-                    case .xml: data = try XMLPropertyListWriter().write(value)
-                    case .json: data = try json.writer.write(value)
-                    }
+                    data = try to.write(value, json: json)
                 } catch {
                     throw CommandFailure(file: input.displayName, message: "cannot write \(to.rawValue): \(error.description)")
                 }

@@ -55,23 +55,14 @@ extension Archivist {
         @Flag(help: "Do not back the store up first.")
         var noBackup = false
 
-        @Flag(help: "Decode JSON, plists and archives held in NSData in place (a Codable struct boxed in an archive).")
-        var expandNested = false
-
-        @Flag(help: "Add \"$class\" with the class name to objects of classes without a native mapping.")
-        var keepClass = false
-
-        @Option(help: ArgumentHelp("Store only the part of each payload at this path, such as .unbox.", valueName: "PATH"))
-        var select: String?
-
         @Option(help: "Rows per transaction.")
         var batchSize = 5_000
 
         @Option(help: "Output format of the summary: text, or json for machines.")
         var format: ReportFormat = .text
 
-        @Option(name: .customLong("max-payload-values"), help: "Most values a payload may hold; an object the archive shares counts at every place it appears.")
-        var maximumPayloadValues: Int = PayloadOptions().maximumValueCount
+        @OptionGroup(title: "Payload")
+        var mapping: PayloadMappingOptions
 
         @OptionGroup(title: "Allowed classes")
         var allow: AllowListOptions
@@ -85,16 +76,14 @@ extension Archivist {
         func validate() throws {
             if backup != nil, noBackup { throw ValidationError("--backup and --no-backup contradict each other") }
             if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
-            if maximumPayloadValues < 1 { throw ValidationError("--max-payload-values must be at least 1") }
         }
 
         var options: MigrationOptions {
             let backupChoice: MigrationOptions.Backup = noBackup ? .none : backup.map { .path($0) } ?? .besideStore
             return MigrationOptions(
                 target: to.library, allowList: allow.allowList,
-                payloadOptions: PayloadOptions(keepsClassNames: keepClass, expandsNestedPayloads: expandNested, maximumDepth: reading.maximumDepth,
-                                               maximumValueCount: maximumPayloadValues),
-                select: select.map(PayloadPath.init), jsonOptions: json.options, readOptions: reading.archiveReadOptions,
+                payloadOptions: mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth),
+                select: mapping.selectedPath, jsonOptions: json.options, readOptions: reading.archiveReadOptions,
                 dryRun: dryRun, backup: backupChoice, batchSize: batchSize,
                 workerStackSize: reading.maximumDepth > PropertyListReadOptions.default.maximumDepth ? Archivist.workerStackSize : nil)
         }

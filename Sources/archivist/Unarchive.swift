@@ -20,15 +20,11 @@ extension Archivist {
                 """
         )
 
-        enum Target: String, ExpressibleByArgument, CaseIterable {
-            case json, xml, binary
-        }
-
         @Argument(help: "The archive, or - for standard input.")
         var file: String
 
         @Option(help: "The payload format.")
-        var to: Target
+        var to: PropertyListOutputFormat
 
         @Option(name: .shortAndLong, help: "Write here instead of standard output.")
         var output: String?
@@ -36,20 +32,11 @@ extension Archivist {
         @Flag(help: "Skip the allow-list check.")
         var noCheck = false
 
-        @Flag(help: "Add \"$class\" with the class name to objects of classes without a native mapping.")
-        var keepClass = false
-
-        @Flag(help: "Decode JSON, plists and archives held in NSData in place (a Codable struct boxed in an archive).")
-        var expandNested = false
-
-        @Option(help: ArgumentHelp("Write only the part of the payload at this path, such as .unbox for the struct inside a box class.", valueName: "PATH"))
-        var select: String?
-
         @Option(help: ArgumentHelp("The $top key of the root object (default: root).", valueName: "KEY"))
         var top: String?
 
-        @Option(name: .customLong("max-payload-values"), help: "Most values a payload may hold; an object the archive shares counts at every place it appears.")
-        var maximumPayloadValues: Int = PayloadOptions().maximumValueCount
+        @OptionGroup(title: "Payload")
+        var mapping: PayloadMappingOptions
 
         @OptionGroup(title: "Allowed classes")
         var allow: AllowListOptions
@@ -59,10 +46,6 @@ extension Archivist {
 
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
-
-        func validate() throws {
-            if maximumPayloadValues < 1 { throw ValidationError("--max-payload-values must be at least 1") }
-        }
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
@@ -76,17 +59,14 @@ extension Archivist {
                         throw CommandFailure(file: input.displayName, message: "refused by the allow-list: \(refused); accept with \(flags), or skip the check with --no-check")
                     }
                 }
-                let options = PayloadOptions(keepsClassNames: keepClass, expandsNestedPayloads: expandNested,
-                                             target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth,
-                                             maximumValueCount: maximumPayloadValues)
+                let options = mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth)
                 var payload: PropertyListValue
                 do throws(PayloadError) {
                     payload = try PayloadMapper(options: options).payload(of: archive)
                 } catch {
                     throw CommandFailure(file: input.displayName, message: error.message)
                 }
-                if let select {
-                    let path = PayloadPath(select)
+                if let path = mapping.selectedPath {
                     guard let part = path.value(in: payload) else {
                         throw CommandFailure(file: input.displayName, message: "the payload has nothing at \(path)")
                     }
@@ -94,11 +74,7 @@ extension Archivist {
                 }
                 let data: Data
                 do throws(PropertyListError) {
-                    switch to {
-                    case .json: data = try json.writer.write(payload)
-                    case .xml: data = try XMLPropertyListWriter().write(payload)
-                    case .binary: data = BinaryPropertyListWriter().write(payload)
-                    }
+                    data = try to.write(payload, json: json)
                 } catch {
                     throw CommandFailure(file: input.displayName, message: "cannot write \(to.rawValue): \(error.description)")
                 }
