@@ -56,8 +56,8 @@ import Foundation
 /// the JSON as is}`, or `{"format": …, "archive": this same schema}`.
 ///
 /// Integral reals are written without a fraction, as JSONEncoder writes them; `numberType`
-/// keeps the distinction for number objects. The schema is also described in
-/// `docs/inspect-json-schema.md`.
+/// keeps the distinction for number objects. The full schema is in
+/// the README ("The `inspect --format json` schema").
 public struct KeyedArchiveJSONExporter: Sendable {
     /// Whether to decode nested plists, archives and JSON (`"expanded"`), and how deep.
     public var nested: NestedPayloadOptions

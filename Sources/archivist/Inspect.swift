@@ -13,7 +13,7 @@ extension Archivist {
                 its class, shared objects as → #UID, cycles as ↺ #UID, data labelled with what it \
                 holds (plist, archive, JSON, PNG…), then the classes and their counts. Colors are \
                 used only when standard output is a terminal and NO_COLOR is unset. json gives \
-                the typed tree losslessly (see docs/inspect-json-schema.md); dot gives a Graphviz \
+                the typed tree losslessly (its schema is in the README); dot gives a Graphviz \
                 graph. Exits 1 when FILE is not a readable keyed archive.
                 """
         )
