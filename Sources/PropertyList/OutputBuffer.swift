@@ -246,6 +246,14 @@ public struct OutputBuffer: ~Copyable {
         appendDecimal(value.magnitude.toUInt64, negative: value < 0)
     }
 
+    /// Hands the bytes written so far to `body` and empties the buffer, keeping its memory:
+    /// for writers that stream their output in pieces.
+    public mutating func drain(_ body: (UnsafeRawBufferPointer) -> Void) {
+        guard count > 0 else { return }
+        body(UnsafeRawBufferPointer(start: base, count: count))
+        count = 0
+    }
+
     /// The UTF-8 bytes of a string.
     @inlinable @inline(__always)
     public mutating func append(string s: String) {

@@ -7,16 +7,30 @@ public struct PropertyListPrettyPrinter: Sendable {
     public var usesColors: Bool
     public var indentUnit: String
 
+    /// Indentation stops growing at this depth, as in the XML writer: a 100,000-level document
+    /// would otherwise print 10 GB of spaces.
+    public static let maximumIndentation = 512
+
     public init(usesColors: Bool = false, indentUnit: String = "  ") {
         self.usesColors = usesColors
         self.indentUnit = indentUnit
     }
 
     public func render(_ value: PropertyListValue) -> String {
-        var out = ""
-        append(value, indent: "", to: &out)
-        out += "\n"
-        return out
+        var text: [UInt8] = []
+        write(value) { text.append(contentsOf: $0) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Writes the text in pieces of about `chunkSize` bytes, so that printing a large document
+    /// takes little memory beyond the document itself.
+    public func write(_ value: PropertyListValue, chunkSize: Int = 1 << 20, to emit: (UnsafeRawBufferPointer) -> Void) {
+        withoutActuallyEscaping(emit) { emit in
+            var writer = PrettyPrintWriter(printer: self, chunkSize: max(chunkSize, 1), emit: emit)
+            writer.append(value, depth: 0)
+            writer.out.append(UInt8(ascii: "\n"))
+            writer.out.drain(emit)
+        }
     }
 
     func paint(_ text: String, _ code: String) -> String {
@@ -85,33 +99,5 @@ public struct PropertyListPrettyPrinter: Sendable {
         if r.isInfinite { return r < 0 ? "-inf" : "+inf" }
         if r == r.rounded(), abs(r) < 1e15 { return String(Int64(r)) }
         return "\(r)"
-    }
-
-    func append(_ value: PropertyListValue, indent: String, to out: inout String) {
-        let inner = indent + indentUnit
-        switch value {
-        case .array(let a), .set(let a):
-            let isSet: Bool = if case .set = value { true } else { false }
-            if a.isEmpty { out += isSet ? "set []" : "[]"; return }
-            out += isSet ? "set [\n" : "[\n"
-            for (i, e) in a.enumerated() {
-                out += inner + paint("\(i)", "2") + " => "
-                append(e, indent: inner, to: &out)
-                out += "\n"
-            }
-            out += indent + "]"
-        case .dictionary(let d):
-            if d.isEmpty { out += "{}"; return }
-            out += "{\n"
-            for (k, v) in d {
-                let keyText = if case .string(let s) = k { paint(Self.quoted(s), "34") } else { scalarText(k) }
-                out += inner + keyText + " => "
-                append(v, indent: inner, to: &out)
-                out += "\n"
-            }
-            out += indent + "}"
-        default:
-            out += scalarText(value)
-        }
     }
 }

@@ -19,8 +19,10 @@ extension Archivist {
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let (value, _) = try InputFile(path: file).readPropertyList(reading)
-                let text = PropertyListPrettyPrinter(usesColors: Terminal.colorsEnabled()).render(value)
-                try OutputFile(path: nil).write(Data(text.utf8))
+                // Streamed: the text of a large document is never held whole.
+                PropertyListPrettyPrinter(usesColors: Terminal.colorsEnabled()).write(value) { piece in
+                    FileHandle.standardOutput.write(Data(piece))
+                }
             }
         }
     }
