@@ -63,6 +63,11 @@ struct ArchiveBenchmark {
         let archive = Self.records(count)
         guard let data = try? KeyedArchiveWriter().write(archive) else { return rows }
         let objects = archive.decodedObjects.count
+        if let directory = settings.inputsDirectory {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent("records.archive.bplist")
+            try? data.write(to: url)
+            log("wrote \(url.path)")
+        }
         let classes: [AnyClass] = [NSArray.self, NSDictionary.self, NSString.self, NSNumber.self, NSDate.self]
 
         log("archives: decoding \(objects) objects (\(data.count) bytes)…")
