@@ -1,3 +1,5 @@
+import Foundation
+
 /// The serialization formats Archivist reads, and the ones it writes.
 public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     case binary
@@ -22,7 +24,21 @@ public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable, Custom
         var head: [UInt8] = []
         head.reserveCapacity(64)
         while head.count < 64, let b = it.next() { head.append(b) }
-        if head.starts(with: Array("bplist".utf8)) { return .binary }
+        return detect(head: head)
+    }
+
+    /// `detect` for `Data`, which is read in place rather than through its generic iterator
+    /// (stores call this once per value).
+    public static func detect(_ data: Data) -> PropertyListFormat? {
+        data.withUnsafeBytes { raw in
+            detect(head: Array(UnsafeRawBufferPointer(rebasing: raw.prefix(64))))
+        }
+    }
+
+    static func detect(head: [UInt8]) -> PropertyListFormat? {
+        if head.count >= 6, head[0] == 0x62, head[1] == 0x70, head[2] == 0x6C, head[3] == 0x69, head[4] == 0x73, head[5] == 0x74 {
+            return .binary   // "bplist"
+        }
         // Byte-order marks: UTF-8, UTF-16 and UTF-32 text can hold XML or OpenStep.
         if let text = TextDecoding.asciiPrefix(head) {
             return detectText(text)
