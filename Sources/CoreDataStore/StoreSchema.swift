@@ -2,109 +2,6 @@ import Foundation
 import GRDB
 import PropertyList
 
-/// One row of `Z_PRIMARYKEY`: a Core Data entity.
-public struct CoreDataEntity: Sendable, Hashable {
-    /// `Z_ENT`: the entity's number, stored in every row's `Z_ENT` column.
-    public var id: Int64
-    /// `Z_NAME`: the entity name as the model spells it (`BowTie`).
-    public var name: String
-    /// `Z_SUPER`: the parent entity's `Z_ENT`, 0 for a root entity.
-    public var superID: Int64
-    /// `Z_MAX`: the highest `Z_PK` handed out so far.
-    public var maximumPrimaryKey: Int64
-    /// The table holding the entity's rows: `Z` + the root entity's name in capitals, because
-    /// Core Data stores a whole inheritance tree in its root's table.
-    public var table: String
-
-    public init(id: Int64, name: String, superID: Int64, maximumPrimaryKey: Int64, table: String) {
-        self.id = id
-        self.name = name
-        self.superID = superID
-        self.maximumPrimaryKey = maximumPrimaryKey
-        self.table = table
-    }
-}
-
-/// A column of a table, with what its declared type says about its values.
-public struct StoreColumn: Sendable, Hashable {
-    /// SQLite's type affinity for the declared type (https://sqlite.org/datatype3.html §3.1).
-    public enum Affinity: String, Sendable, Hashable {
-        case integer, real, numeric, text, blob
-    }
-
-    /// What the column is for, in a Core Data table.
-    public enum Role: String, Sendable, Hashable {
-        /// `Z_PK`, the row's primary key.
-        case primaryKey
-        /// `Z_ENT`, the row's entity.
-        case entity
-        /// `Z_OPT`, the optimistic-locking counter Core Data bumps on every save of the row.
-        case optimisticLock
-        /// Any other column: an attribute (`Z<ATTRIBUTE>`) or a to-one relationship's key.
-        case attribute
-    }
-
-    public var name: String
-    /// The type as declared: Core Data writes INTEGER, FLOAT, TIMESTAMP, VARCHAR, BLOB, DECIMAL.
-    public var declaredType: String
-    public var affinity: Affinity
-    public var role: Role
-
-    public init(name: String, declaredType: String, role: Role = .attribute) {
-        self.name = name
-        self.declaredType = declaredType
-        self.affinity = Self.affinity(of: declaredType)
-        self.role = role
-    }
-
-    /// Whether the declared type is a number or date: such a column holds no documents unless
-    /// a writer ignored its type, which the scan still notices.
-    public var isScalar: Bool { affinity == .integer || affinity == .real || affinity == .numeric }
-
-    /// SQLite's rules, in their order.
-    static func affinity(of declared: String) -> Affinity {
-        let type = declared.uppercased()
-        if type.contains("INT") { return .integer }
-        if type.contains("CHAR") || type.contains("CLOB") || type.contains("TEXT") { return .text }
-        if type.contains("BLOB") || type.isEmpty { return .blob }
-        if type.contains("REAL") || type.contains("FLOA") || type.contains("DOUB") { return .real }
-        return .numeric
-    }
-}
-
-/// A table that holds rows worth scanning: a Core Data entity table, or any table of another
-/// SQLite file.
-public struct StoreTable: Sendable, Hashable {
-    public var name: String
-    public var columns: [StoreColumn]
-    /// The entities whose rows live here, root first; empty outside Core Data stores.
-    public var entities: [CoreDataEntity]
-    /// Whether rows have a rowid (`Z_PK` is an alias of it in Core Data tables).
-    public var hasRowID: Bool
-
-    public init(name: String, columns: [StoreColumn], entities: [CoreDataEntity] = [], hasRowID: Bool = true) {
-        self.name = name
-        self.columns = columns
-        self.entities = entities
-        self.hasRowID = hasRowID
-    }
-
-    /// The root entity's name, for Core Data tables.
-    public var entityName: String? { entities.first?.name }
-
-    public func column(named name: String) -> StoreColumn? {
-        columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
-    }
-
-    /// The column that identifies a row in reports and updates: `Z_PK`, else the rowid.
-    public var keyColumn: String {
-        columns.first(where: { $0.role == .primaryKey })?.name ?? "rowid"
-    }
-
-    /// Whether rows have Core Data's `Z_OPT` counter.
-    public var hasOptimisticLock: Bool { columns.contains { $0.role == .optimisticLock } }
-}
-
 /// The layout of a store: its Core Data entities and metadata when it is a Core Data store, and
 /// the tables whose values are worth scanning.
 public struct StoreSchema: Sendable, Hashable {
@@ -237,23 +134,6 @@ public struct StoreSchema: Sendable, Hashable {
         }
         let withoutRowID = sql?.uppercased().replacingOccurrences(of: " ", with: "").hasSuffix("WITHOUTROWID") ?? false
         return StoreTable(name: name, columns: mapped, hasRowID: !withoutRowID)
-    }
-}
-
-/// Where an attribute's values are: its table and column, and which entities' rows to read.
-public struct AttributeLocation: Sendable, Hashable, CustomStringConvertible {
-    public var table: StoreTable
-    public var column: StoreColumn
-    /// The entity asked for, in a Core Data store.
-    public var entity: CoreDataEntity?
-    /// `Z_ENT` values to restrict rows to, when the entity shares its table with others in its
-    /// inheritance tree; nil for all rows.
-    public var entityIDs: [Int64]?
-
-    /// `BowTie.tintcolor (ZBOWTIE.ZTINTCOLOR)`, or `table.column`.
-    public var description: String {
-        if let entity { return "\(entity.name).\(StoreSchema.attributeName(ofColumn: column.name)) (\(table.name).\(column.name))" }
-        return "\(table.name).\(column.name)"
     }
 }
 

@@ -1,6 +1,5 @@
 import Foundation
 import PropertyList
-import Synchronization
 
 /// An NSKeyedArchiver archive, validated and decoded into a graph of typed objects, without
 /// instantiating any class.
@@ -157,57 +156,5 @@ public struct KeyedArchive: Sendable, Hashable {
     /// Whether `data` looks like a keyed archive: a plist whose top level has `$archiver`.
     public static func isKeyedArchive(_ value: PropertyListValue) -> Bool {
         value.dictionaryValue?["$archiver"] != nil && value.dictionaryValue?["$objects"] != nil
-    }
-}
-
-/// Where `KeyedArchive.plist` comes from: a value, or the bytes it is read from when asked for.
-struct PlistSource: Sendable, Equatable {
-    enum Storage: Sendable {
-        case value(PropertyListValue)
-        case deferred(DeferredPlist)
-    }
-
-    var storage: Storage
-
-    init(_ value: PropertyListValue) { storage = .value(value) }
-    init(_ deferred: DeferredPlist) { storage = .deferred(deferred) }
-
-    var value: PropertyListValue {
-        switch storage {
-        case .value(let v): v
-        case .deferred(let d): d.value
-        }
-    }
-
-    static func == (a: PlistSource, b: PlistSource) -> Bool {
-        // The same bytes read with the same options are the same value; otherwise compare values.
-        if case .deferred(let x) = a.storage, case .deferred(let y) = b.storage,
-           x === y || (x.options == y.options && x.data == y.data) {
-            return true
-        }
-        return a.value == b.value
-    }
-}
-
-/// A binary archive's property list, read from its bytes the first time it is asked for.
-final class DeferredPlist: Sendable {
-    let data: Data
-    let options: PropertyListReadOptions
-    let cache = Mutex<PropertyListValue?>(nil)
-
-    init(data: Data, options: PropertyListReadOptions) {
-        self.data = data
-        self.options = options
-    }
-
-    var value: PropertyListValue {
-        cache.withLock { cached in
-            if let cached { return cached }
-            // The archive was decoded from these bytes with these options, after a scan that
-            // applies every check the reader applies, so the read succeeds.
-            let value = (try? BinaryPropertyListReader(options: options).read(data)) ?? .null
-            cached = value
-            return value
-        }
     }
 }

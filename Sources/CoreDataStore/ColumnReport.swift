@@ -1,0 +1,82 @@
+import ArchivePayload
+import KeyedArchive
+
+/// What one column (one Core Data attribute) holds.
+public struct ColumnReport: Sendable {
+    public var table: String
+    public var column: StoreColumn
+    /// The root entity of the table (Core Data).
+    public var entityName: String?
+    /// `BowTie.tintcolor` in a Core Data store, `table.column` otherwise.
+    public var displayName: String
+    public var rowCount: Int = 0
+    /// Values by kind.
+    public var kinds: [StoredValueKind: Int] = [:]
+    /// Finer labels within a kind: `PNG image`, `binary property list`, `16 bytes`.
+    public var formats: [String: Int] = [:]
+    /// Values with Core Data's `0x01` inline external-storage header.
+    public var inlineFramed = 0
+    /// External references whose file is not in `_EXTERNAL_DATA`.
+    public var missingExternalFiles = 0
+    /// For each class (readable name), how many values contain at least one object of it.
+    public var classes: [String: Int] = [:]
+    /// Keyed archives the allow-list accepts, and refuses.
+    public var accepted = 0
+    public var refused = 0
+    /// For each refused class, how many values it made the allow-list refuse.
+    public var refusedClasses: [String: Int] = [:]
+    /// Classes to add (`--allow`) so that every archive here is accepted, most needed first.
+    public var suggestedAdditions: [String] = []
+    /// A few rows worth looking at: unreadable values, refusals, external references.
+    public var examples: [Example] = []
+
+    /// A row the report points at.
+    public struct Example: Sendable, Hashable {
+        /// `Z_PK` (or rowid).
+        public var primaryKey: Int64
+        public var kind: StoredValueKind
+        public var message: String
+    }
+
+    public init(table: String, column: StoreColumn, entityName: String?, displayName: String) {
+        self.table = table
+        self.column = column
+        self.entityName = entityName
+        self.displayName = displayName
+    }
+
+    /// Kinds present, in the order of `StoredValueKind.allCases`.
+    public var kindCounts: [(kind: StoredValueKind, count: Int)] {
+        StoredValueKind.allCases.compactMap { kind in kinds[kind].map { (kind, $0) } }
+    }
+
+    /// Keyed archives of either format.
+    public var keyedArchiveCount: Int { (kinds[.keyedArchiveBinary] ?? 0) + (kinds[.keyedArchiveXML] ?? 0) }
+
+    /// Classes by count, most first, then by name.
+    public var classCounts: [(name: String, count: Int)] { Self.sorted(classes) }
+    public var refusedClassCounts: [(name: String, count: Int)] { Self.sorted(refusedClasses) }
+    public var formatCounts: [(name: String, count: Int)] { Self.sorted(formats) }
+
+    static func sorted(_ counts: [String: Int]) -> [(name: String, count: Int)] {
+        counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The `allowedTopLevelClasses` override that accepts every archive in the column, for a
+    /// `NSSecureUnarchiveFromDataTransformer` subclass; nil when nothing is refused.
+    public func swiftSnippet(allowList: AllowList) -> String? {
+        guard !suggestedAdditions.isEmpty else { return nil }
+        let defaults = Set(AllowList.transformerDefaultClasses)
+        let startsFromDefault = defaults.isSubset(of: Set(allowList.classes))
+        let given = allowList.classes.filter { !startsFromDefault || !defaults.contains($0) }
+        let listed = (given + suggestedAdditions).map(Self.swiftTypeReference)
+        let body = startsFromDefault ? "super.allowedTopLevelClasses + [\(listed.joined(separator: ", "))]" : "[\(listed.joined(separator: ", "))]"
+        return "override class var allowedTopLevelClasses: [AnyClass] {\n    \(body)\n}"
+    }
+
+    /// `UIColor.self`; a Swift class by its unqualified name, since the app's module prefixes it.
+    static func swiftTypeReference(_ name: String) -> String {
+        let readable = SwiftClassName.demangle(name) ?? name
+        return "\(readable.split(separator: ".").last.map(String.init) ?? readable).self"
+    }
+}

@@ -1,0 +1,6 @@
+/// Why a row needed no change.
+public enum MigrationSkipReason: String, Sendable, Hashable, CaseIterable {
+    case null
+    /// Already in the target format: a previous run converted it (what makes reruns safe).
+    case alreadyConverted
+}

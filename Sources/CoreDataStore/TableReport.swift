@@ -1,0 +1,12 @@
+/// One table's rows and columns.
+public struct TableReport: Sendable {
+    public var name: String
+    /// The entities whose rows live here, root first (Core Data).
+    public var entityNames: [String]
+    public var rowCount: Int
+    /// Columns that hold or may hold documents: BLOB columns, and any other column in which a
+    /// document, image or reference was found.
+    public var columns: [ColumnReport]
+    /// Columns holding only numbers, dates, plain text or NULL, listed but not detailed.
+    public var plainColumns: [StoreColumn]
+}

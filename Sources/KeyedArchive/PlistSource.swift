@@ -1,0 +1,30 @@
+import PropertyList
+
+/// Where `KeyedArchive.plist` comes from: a value, or the bytes it is read from when asked for.
+struct PlistSource: Sendable, Equatable {
+    enum Storage: Sendable {
+        case value(PropertyListValue)
+        case deferred(DeferredPlist)
+    }
+
+    var storage: Storage
+
+    init(_ value: PropertyListValue) { storage = .value(value) }
+    init(_ deferred: DeferredPlist) { storage = .deferred(deferred) }
+
+    var value: PropertyListValue {
+        switch storage {
+        case .value(let v): v
+        case .deferred(let d): d.value
+        }
+    }
+
+    static func == (a: PlistSource, b: PlistSource) -> Bool {
+        // The same bytes read with the same options are the same value; otherwise compare values.
+        if case .deferred(let x) = a.storage, case .deferred(let y) = b.storage,
+           x === y || (x.options == y.options && x.data == y.data) {
+            return true
+        }
+        return a.value == b.value
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// A growing byte buffer with the encodings of each scalar.
+struct BinaryPropertyListOutput {
+    var bytes: [UInt8] = []
+
+    mutating func append(contentsOf s: some Sequence<UInt8>) { bytes.append(contentsOf: s) }
+
+    @inline(__always)
+    mutating func writeBigEndian(_ v: UInt64, size: Int) {
+        var shift = (size - 1) * 8
+        while shift >= 0 {
+            bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    /// A marker with its count in the low nibble, or 0xF and an integer object for 15 and above.
+    mutating func writeHeader(_ marker: UInt8, count: Int) {
+        if count < 15 {
+            bytes.append(marker << 4 | UInt8(count))
+        } else {
+            bytes.append(marker << 4 | 0x0F)
+            writeInteger(PropertyListInteger(count))
+        }
+    }
+
+    /// Integers as CF writes them: non-negative values in 1, 2 or 4 bytes when they fit,
+    /// other Int64 values in 8, and everything else in 16.
+    mutating func writeInteger(_ i: PropertyListInteger) {
+        if let v = i.int64Value {
+            if v >= 0 && v <= 0xFF {
+                bytes.append(0x10); writeBigEndian(UInt64(v), size: 1)
+            } else if v >= 0 && v <= 0xFFFF {
+                bytes.append(0x11); writeBigEndian(UInt64(v), size: 2)
+            } else if v >= 0 && v <= 0xFFFF_FFFF {
+                bytes.append(0x12); writeBigEndian(UInt64(v), size: 4)
+            } else {
+                bytes.append(0x13); writeBigEndian(UInt64(bitPattern: v), size: 8)
+            }
+        } else {
+            bytes.append(0x14)
+            writeBigEndian(UInt64(bitPattern: i.high), size: 8)
+            writeBigEndian(i.low, size: 8)
+        }
+    }
+
+    mutating func writeScalar(_ value: PropertyListValue) {
+        switch value {
+        case .null: bytes.append(0x00)
+        case .bool(let b): bytes.append(b ? 0x09 : 0x08)
+        case .integer(let i): writeInteger(i)
+        case .real(let r):
+            bytes.append(0x23)
+            writeBigEndian(r.bitPattern, size: 8)
+        case .date(let d):
+            bytes.append(0x33)
+            writeBigEndian(d.timeIntervalSinceReferenceDate.bitPattern, size: 8)
+        case .data(let d):
+            writeHeader(0x4, count: d.count)
+            d.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        case .string(var s):
+            // ASCII when every byte is, as CF chooses; otherwise UTF-16BE.
+            let isASCII = s.withUTF8 { utf8 in utf8.allSatisfy { $0 < 0x80 } }
+            if isASCII {
+                let count = s.utf8.count
+                writeHeader(0x5, count: count)
+                s.withUTF8 { bytes.append(contentsOf: $0) }
+            } else {
+                writeUTF16(Array(s.utf16))
+            }
+        case .invalidUTF16String(let units):
+            writeUTF16(units)
+        case .uid(let u):
+            let size = BinaryPropertyListFlattener.width(for: Int(clamping: u))
+            bytes.append(0x80 | UInt8(size - 1))
+            writeBigEndian(u, size: size)
+        case .array, .dictionary, .set:
+            break // written by the flattener
+        }
+    }
+
+    mutating func writeUTF16(_ units: [UInt16]) {
+        writeHeader(0x6, count: units.count)
+        for u in units {
+            bytes.append(UInt8(u >> 8))
+            bytes.append(UInt8(u & 0xFF))
+        }
+    }
+}
