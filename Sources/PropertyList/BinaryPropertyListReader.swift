@@ -17,9 +17,7 @@ public struct BinaryPropertyListReader: Sendable {
     ///
     /// - Throws: `PropertyListError` with the byte offset or object index of the problem.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        guard data.count <= options.maximumInputSize else {
-            throw PropertyListError(.limitExceeded, "input is \(data.count) bytes, over the limit of \(options.maximumInputSize)")
-        }
+        try options.checkInputSize(data.count)
         let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { raw in
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options)
