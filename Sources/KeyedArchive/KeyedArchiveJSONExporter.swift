@@ -88,6 +88,23 @@ public struct KeyedArchiveJSONExporter: Sendable {
         return emitter.data()
     }
 
+    /// `write(archive)` handed to `emit` in pieces of about `chunkSize` bytes, split between
+    /// objects, so that the text of a large archive is never held whole.
+    public func write(_ archive: KeyedArchive, chunkSize: Int = 1 << 20,
+                      to emit: (UnsafeRawBufferPointer) -> Void) throws(PropertyListError) {
+        var options = JSONWriteOptions()
+        options.outputFormatting = prettyPrinted ? [.prettyPrinted, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
+        var emitter = JSONEmitter(options: options, capacity: max(chunkSize, 1) + 65_536)
+        try withoutActuallyEscaping(emit) { (emit) throws(PropertyListError) in
+            var writer = DocumentWriter(exporter: self, archive: archive, nesting: 0)
+            writer.drain = emit
+            writer.chunkSize = max(chunkSize, 1)
+            try writer.writeDocument(level: 0, into: &emitter)
+            emitter.out.append(0x0A)
+            emitter.out.drain(emit)
+        }
+    }
+
     /// The JSON document as a property-list value, for callers that write it their own way.
     /// Every dictionary in it has string keys, so any JSON writer can write it.
     public func document(_ archive: KeyedArchive) -> PropertyListValue {

@@ -8,14 +8,15 @@ extension KeyedArchiveJSONExporter {
     /// by piece: the common kinds (strings, numbers, dates, arrays, dictionaries, references)
     /// are written directly, and anything rarer is built as a `PropertyListValue` with the
     /// same functions `document` uses and handed to the emitter. The class part of an object
-    /// (`class` to `inline`) is the same for every object of a class, so it is rendered once
-    /// and copied from the output for the others.
+    /// (`class` to `inline`) is the same for every object of a class, so it is rendered once,
+    /// kept in `partText`, and copied from there for the others. With `drain`, the output is
+    /// handed on between objects whenever it passes `chunkSize`.
     struct DocumentWriter {
         let exporter: KeyedArchiveJSONExporter
         let archive: KeyedArchive
         let nesting: Int
-        /// Where the class part of each class was first written, by class instance.
-        /// With the slot of its name in `classNames`.
+        /// The class part of each class, as a range of `partText`, by class instance; with the
+        /// slot of its name in `classNames`.
         var classParts: [ObjectIdentifier: (range: Range<Int>, slot: Int)] = [:]
         /// The classes met most recently, searched before `classParts`: archives use a few
         /// classes over and over, and comparing identities is cheaper than hashing them.
@@ -32,6 +33,11 @@ extension KeyedArchiveJSONExporter {
         var fieldKeyText: [UInt8] = []
         /// The same for inline objects, by `ArchivedContent.inlineClassName` (a handful of names).
         var inlineParts: [(name: String, range: Range<Int>, slot: Int)] = []
+        /// The text of every class part, written once.
+        var partText: [UInt8] = []
+        /// Where finished objects go, a chunk at a time; nil keeps the whole output.
+        var drain: ((UnsafeRawBufferPointer) -> Void)?
+        var chunkSize = 1 << 20
 
         init(exporter: KeyedArchiveJSONExporter, archive: KeyedArchive, nesting: Int) {
             self.exporter = exporter
@@ -92,6 +98,7 @@ extension KeyedArchiveJSONExporter {
                     e.writeSeparator(first: first, level: level + 1)
                     first = false
                     try writeObject(object, level: level + 1, into: &e)
+                    if let drain, e.out.length >= chunkSize { e.out.drain(drain) }
                 }
             }
             if first {
@@ -250,17 +257,17 @@ extension KeyedArchiveJSONExporter {
                 let id = ObjectIdentifier(archivedClass)
                 for recent in recentClasses where recent.id == id {
                     classCounts[recent.slot] += 1
-                    return e.out.appendCopy(of: recent.range)
+                    return appendPart(recent.range, into: &e)
                 }
                 let known: (range: Range<Int>, slot: Int)
                 if let part = classParts[id] {
                     known = part
-                    e.out.appendCopy(of: part.range)
+                    appendPart(part.range, into: &e)
                 } else {
                     let start = e.out.length
                     Self.writeClassPart(name: archivedClass.name, readable: archivedClass.readableName, chain: archivedClass.chain,
                                         hints: archivedClass.hints, classUID: archivedClass.uid, level: level, into: &e)
-                    known = (start..<e.out.length, classSlot(archivedClass.name))
+                    known = (keepPart(start, of: e), classSlot(archivedClass.name))
                     classParts[id] = known
                 }
                 classCounts[known.slot] += 1
@@ -274,15 +281,27 @@ extension KeyedArchiveJSONExporter {
                 let name = object.className
                 for part in inlineParts where part.name == name {
                     classCounts[part.slot] += 1
-                    return e.out.appendCopy(of: part.range)
+                    return appendPart(part.range, into: &e)
                 }
                 let start = e.out.length
                 Self.writeClassPart(name: name, readable: object.readableClassName, chain: [name], hints: [], classUID: nil,
                                     level: level, into: &e)
                 let slot = classSlot(name)
                 classCounts[slot] += 1
-                inlineParts.append((name, start..<e.out.length, slot))
+                inlineParts.append((name, keepPart(start, of: e), slot))
             }
+        }
+
+        /// Copies what was written since `start` into `partText`; returns its range there.
+        mutating func keepPart(_ start: Int, of e: borrowing JSONEmitter) -> Range<Int> {
+            let first = partText.count
+            partText.append(contentsOf: e.out.bytes(start..<e.out.length))
+            return first..<partText.count
+        }
+
+        /// Appends a part kept by `keepPart`.
+        func appendPart(_ range: Range<Int>, into e: inout JSONEmitter) {
+            partText.withUnsafeBufferPointer { e.out.append(UnsafeBufferPointer(rebasing: $0[range])) }
         }
 
         /// The slot of a class name in `classNames`, added at the end when new.

@@ -55,11 +55,15 @@ extension Archivist {
                     let printer = KeyedArchiveTreePrinter(usesColors: Terminal.colorsEnabled(), nested: nested)
                     output = Data(printer.render(archive).utf8)
                 case .json:
+                    // Streamed: the JSON of a large archive runs to 14 times its size.
                     do throws(PropertyListError) {
-                        output = try KeyedArchiveJSONExporter(nested: nested).write(archive)
+                        try KeyedArchiveJSONExporter(nested: nested).write(archive) { piece in
+                            FileHandle.standardOutput.write(Data(piece))
+                        }
                     } catch {
                         throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
                     }
+                    return
                 case .dot:
                     output = Data(KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).render(archive).utf8)
                 }

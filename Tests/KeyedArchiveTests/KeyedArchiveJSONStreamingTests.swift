@@ -22,9 +22,24 @@ enum ExporterReference {
         return data
     }
 
-    /// The exporters whose streamed output differs from the document's, by name.
+    /// The exporter's bytes handed on in pieces of `chunkSize`, put back together.
+    static func viaChunks(_ exporter: KeyedArchiveJSONExporter, _ archive: KeyedArchive, chunkSize: Int) throws -> Data {
+        var data = Data()
+        try exporter.write(archive, chunkSize: chunkSize) { data.append(contentsOf: $0) }
+        return data
+    }
+
+    /// The exporters whose streamed output, whole or in pieces of 1 and 300 bytes, differs
+    /// from the document's, by name.
     static func differences(_ archive: KeyedArchive) throws -> [String] {
-        try exporters.compactMap { name, exporter in try exporter.write(archive) == viaDocument(exporter, archive) ? nil : name }
+        try exporters.compactMap { name, exporter in
+            let expected = try viaDocument(exporter, archive)
+            guard try exporter.write(archive) == expected else { return name }
+            for size in [1, 300] where try viaChunks(exporter, archive, chunkSize: size) != expected {
+                return "\(name) in pieces of \(size)"
+            }
+            return nil
+        }
     }
 }
 
@@ -47,6 +62,18 @@ enum ExporterReference {
     @Test func recordsStreamTheBytesOfTheDocument() throws {
         let archive = try KeyedArchive(data: try FlatDecoding.records(200))
         #expect(try ExporterReference.differences(archive).isEmpty)
+    }
+
+    @Test func aLargeArchiveIsHandedOnInPiecesNoBiggerThanAChunkAndAnObject() throws {
+        let archive = try KeyedArchive(data: try FlatDecoding.records(2_000))
+        var sizes: [Int] = []
+        try KeyedArchiveJSONExporter().write(archive, chunkSize: 16_384) { sizes.append($0.count) }
+        #expect(sizes.count > 50)
+        // A piece ends after the object that passed the chunk size. A record's objects are
+        // well under 4 kB of JSON; only the piece with the root array of 2,000 references,
+        // itself about 190 kB, is bigger.
+        #expect(sizes.filter { $0 > 16_384 + 4_096 }.count == 1)
+        #expect(sizes.reduce(0, +) == (try KeyedArchiveJSONExporter().write(archive)).count)
     }
 
     /// Every kind of content and of inline value, and keys and strings that need escaping.
