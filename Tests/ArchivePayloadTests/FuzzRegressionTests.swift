@@ -41,11 +41,20 @@ import PropertyList
     /// What each fuzz target does with its bytes (FuzzTesting/Sources/<target>/main.swift).
     static func run(_ target: String, _ data: Data) {
         switch target {
-        case "FuzzBinaryPropertyList": _ = try? BinaryPropertyListReader().read(data)
+        case "FuzzBinaryPropertyList":
+            guard let value = try? BinaryPropertyListReader().read(data) else { return }
+            _ = PropertyListPrettyPrinter().render(value)
+            _ = BinaryPropertyListWriter().write(value)
+            _ = try? XMLPropertyListWriter().write(value)
+            _ = try? JSONPropertyListWriter().write(value)
         case "FuzzXMLPropertyList": _ = try? XMLPropertyListReader().read(data)
         case "FuzzOpenStepPropertyList": _ = try? OpenStepPropertyListReader().read(data)
         case "FuzzJSONPropertyList": _ = try? JSONPropertyListReader().read(data)
-        case "FuzzKeyedArchive": _ = try? KeyedArchive(data: data)
+        case "FuzzKeyedArchive":
+            guard let archive = try? KeyedArchive(data: data) else { return }
+            _ = KeyedArchiveTreePrinter().render(archive)
+            _ = try? KeyedArchiveJSONExporter().write(archive)
+            _ = KeyedArchiveDotExporter().render(archive)
         case "FuzzCheckAndUnarchive":
             guard let archive = try? KeyedArchive(data: data) else { return }
             _ = AllowListChecker().check(archive)

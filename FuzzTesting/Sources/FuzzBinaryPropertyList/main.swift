@@ -2,12 +2,18 @@ import Foundation
 import FuzzDriver
 import PropertyList
 
-/// libFuzzer entry point: bytes → `BinaryPropertyListReader` with the default limits.
+/// libFuzzer entry point: bytes → `BinaryPropertyListReader` with the default limits, then
+/// what `print` and `convert` do with a value read (pretty printer, binary, XML and JSON
+/// writers), since shared references can make a small file stand for a large tree.
 /// Any thrown error is a pass; a crash, hang, leak or large allocation is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBinaryPropertyList(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
-    _ = try? BinaryPropertyListReader().read(data)
+    guard let value = try? BinaryPropertyListReader().read(data) else { return 0 }
+    _ = PropertyListPrettyPrinter().render(value)
+    _ = BinaryPropertyListWriter().write(value)
+    _ = try? XMLPropertyListWriter().write(value)
+    _ = try? JSONPropertyListWriter().write(value)
     return 0
 }
 
