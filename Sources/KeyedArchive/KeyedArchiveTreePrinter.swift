@@ -56,6 +56,19 @@ public struct KeyedArchiveTreePrinter: Sendable {
         if showsClassSummary { renderer.renderClassSummary() }
         return renderer.out
     }
+
+    /// `render(archive)` handed to `emit` in pieces of about `chunkSize` bytes, so that the
+    /// tree of a large archive is never held whole.
+    public func write(_ archive: KeyedArchive, chunkSize: Int = 1 << 20, to emit: (UnsafeRawBufferPointer) -> Void) {
+        withoutActuallyEscaping(emit) { emit in
+            var renderer = Renderer(printer: self, archive: archive, nesting: 0)
+            renderer.emit = emit
+            renderer.chunkSize = max(chunkSize, 1)
+            renderer.renderTop()
+            if showsClassSummary { renderer.renderClassSummary() }
+            renderer.flush()
+        }
+    }
 }
 
 extension KeyedArchiveTreePrinter {
@@ -80,6 +93,9 @@ extension KeyedArchiveTreePrinter {
         var stack: [Work] = []
         /// Summaries by UID: a shared data object is identified once, not at every reference.
         var summaries: [Int: String] = [:]
+        /// Where the text goes once `out` passes `chunkSize`; nil keeps it all in `out`.
+        var emit: ((UnsafeRawBufferPointer) -> Void)?
+        var chunkSize = 1 << 20
 
         init(printer: KeyedArchiveTreePrinter, archive: KeyedArchive, nesting: Int) {
             self.printer = printer
@@ -122,7 +138,15 @@ extension KeyedArchiveTreePrinter {
                 case .leave(let uid):
                     onPath[uid] = false
                 }
+                if emit != nil, out.utf8.count >= chunkSize { flush() }
             }
+        }
+
+        /// Hands `out` to `emit` and empties it.
+        mutating func flush() {
+            guard let emit, !out.isEmpty else { return }
+            out.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+            out.removeAll(keepingCapacity: true)
         }
 
         mutating func renderEntry(label: String, value: ArchivedValue, suffix: String, depth: Int) {

@@ -49,25 +49,21 @@ extension Archivist {
                     throw CommandFailure(file: input.displayName, message: "$top has no entry \"\(top)\" (it has: \(keys))")
                 }
                 let nested = NestedPayloadOptions(expands: expandNested, readOptions: options)
-                let output: Data
+                // Text and JSON are streamed: the JSON of a large archive runs to 14 times its size.
+                let standardOutput: (UnsafeRawBufferPointer) -> Void = { FileHandle.standardOutput.write(Data($0)) }
                 switch format {
                 case .text:
-                    let printer = KeyedArchiveTreePrinter(usesColors: Terminal.colorsEnabled(), nested: nested)
-                    output = Data(printer.render(archive).utf8)
+                    KeyedArchiveTreePrinter(usesColors: Terminal.colorsEnabled(), nested: nested).write(archive, to: standardOutput)
                 case .json:
-                    // Streamed: the JSON of a large archive runs to 14 times its size.
                     do throws(PropertyListError) {
-                        try KeyedArchiveJSONExporter(nested: nested).write(archive) { piece in
-                            FileHandle.standardOutput.write(Data(piece))
-                        }
+                        try KeyedArchiveJSONExporter(nested: nested).write(archive, to: standardOutput)
                     } catch {
                         throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
                     }
-                    return
                 case .dot:
-                    output = Data(KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).render(archive).utf8)
+                    let dot = KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).render(archive)
+                    try OutputFile(path: nil).write(Data(dot.utf8))
                 }
-                try OutputFile(path: nil).write(output)
             }
         }
     }

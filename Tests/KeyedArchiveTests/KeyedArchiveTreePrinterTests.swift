@@ -250,6 +250,20 @@ struct KeyedArchiveTreePrinterCorpusTests {
         #expect(!text.contains("cycle"))
     }
 
+    @Test func everyCorpusArchivePrintsTheSameTextWhenStreamedInPieces() throws {
+        for row in ArchiveCorpus.rows where row.archive {
+            guard let archive = try? KeyedArchive(data: try ArchiveCorpus.data(row.path)) else { continue }
+            for nested in [NestedPayloadOptions(), NestedPayloadOptions(expands: true)] {
+                let printer = KeyedArchiveTreePrinter(nested: nested)
+                for size in [1, 200] {
+                    var bytes: [UInt8] = []
+                    printer.write(archive, chunkSize: size) { bytes += $0 }
+                    #expect(String(decoding: bytes, as: UTF8.self) == printer.render(archive), "\(row.path), pieces of \(size)")
+                }
+            }
+        }
+    }
+
     @Test func everyValidArchiveInTheCorpusPrintsWithNestedPayloadsExpanded() throws {
         let rows = ArchiveCorpus.rows.filter { $0.archive && $0.invalid == "no" }
         for row in rows {
