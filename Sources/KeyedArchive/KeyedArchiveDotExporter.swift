@@ -22,7 +22,20 @@ public struct KeyedArchiveDotExporter: Sendable {
 
     /// The DOT text of `archive`, ending with a newline.
     public func render(_ archive: KeyedArchive) -> String {
+        var text: [UInt8] = []
+        write(archive) { text.append(contentsOf: $0) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `render(archive)` handed to `emit` in pieces of about `chunkSize` bytes, so that the
+    /// graph of a large archive is never held whole.
+    public func write(_ archive: KeyedArchive, chunkSize: Int = 1 << 20, to emit: (UnsafeRawBufferPointer) -> Void) {
         var out = "digraph archive {\n"
+        func flush(ifOver size: Int) {
+            guard out.utf8.count >= size else { return }
+            out.withUTF8 { emit(UnsafeRawBufferPointer($0)) }
+            out.removeAll(keepingCapacity: true)
+        }
         out += "  graph [rankdir=LR];\n"
         out += "  node [shape=box, fontname=\"Helvetica\", fontsize=11];\n"
         out += "  edge [fontname=\"Helvetica\", fontsize=9];\n"
@@ -33,17 +46,23 @@ public struct KeyedArchiveDotExporter: Sendable {
                 label += "\n" + shortened(summary)
             }
             out += "  o\(object.uid) [label=\(Self.quoted(label))];\n"
+            flush(ifOver: chunkSize)
         }
         var edges: [(from: String, value: ArchivedValue, label: String)] = []
         for field in archive.top { edges.append(("top", field.value, field.key)) }
-        for object in archive.decodedObjects {
-            edgeSources(of: object, in: archive, into: &edges)
-        }
         for edge in edges {
             appendEdges(from: edge.from, value: edge.value, label: edge.label, archive: archive, to: &out)
         }
+        for object in archive.decodedObjects {
+            edges.removeAll(keepingCapacity: true)
+            edgeSources(of: object, in: archive, into: &edges)
+            for edge in edges {
+                appendEdges(from: edge.from, value: edge.value, label: edge.label, archive: archive, to: &out)
+            }
+            flush(ifOver: chunkSize)
+        }
         out += "}\n"
-        return out
+        flush(ifOver: 0)
     }
 
     /// Every field of `object` as an edge source; the fields a collection's elements come from

@@ -49,7 +49,7 @@ extension Archivist {
                     throw CommandFailure(file: input.displayName, message: "$top has no entry \"\(top)\" (it has: \(keys))")
                 }
                 let nested = NestedPayloadOptions(expands: expandNested, readOptions: options)
-                // Text and JSON are streamed: the JSON of a large archive runs to 14 times its size.
+                // Streamed: the JSON of a large archive runs to 14 times its size.
                 let standardOutput: (UnsafeRawBufferPointer) -> Void = { FileHandle.standardOutput.write(Data($0)) }
                 switch format {
                 case .text:
@@ -61,8 +61,7 @@ extension Archivist {
                         throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
                     }
                 case .dot:
-                    let dot = KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).render(archive)
-                    try OutputFile(path: nil).write(Data(dot.utf8))
+                    KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).write(archive, to: standardOutput)
                 }
             }
         }

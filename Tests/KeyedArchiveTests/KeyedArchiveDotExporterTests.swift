@@ -21,6 +21,16 @@ import PropertyList
         #expect(dot.contains("  o16 [label=\"#16 NSURL\\nhttps://www.swift.org/index.xml\"];\n"))
     }
 
+    @Test func theGraphIsHandedOnInPiecesOfAboutTheChunkSize() throws {
+        let archive = try KeyedArchive(data: try TestArchive.fixture("NSKeyedUnarchiver-ComplexTest.plist"))
+        var pieces: [String] = []
+        KeyedArchiveDotExporter().write(archive, chunkSize: 100) { pieces.append(String(decoding: $0, as: UTF8.self)) }
+        #expect(pieces.joined() == KeyedArchiveDotExporter().render(archive))
+        #expect(pieces.count > 5)
+        // A piece ends after the node or the edges of the object that passed 100 bytes.
+        #expect(pieces.allSatisfy { $0.utf8.count < 400 })
+    }
+
     @Test func quotesBackslashesAndLineBreaksInLabelsAreEscaped() throws {
         let archive = try TestArchive.decode([
             TestArchive.object(3, [("say \"hi\"", .uid(2))]),
