@@ -245,22 +245,8 @@ public struct AttributeMigrator: Sendable {
                 case .int64, .double: return converter.convert(StoredValue(kind: .number))
                 }
             }
-            let workers = min(max(1, options.parallelism), max(1, values.count / 64))
-            var outcomes = [ValueConverter.Outcome](repeating: .skipped(.null), count: values.count)
-            outcomes.withUnsafeMutableBufferPointer { buffer in
-                nonisolated(unsafe) let output = buffer
-                let chunk = (values.count + workers - 1) / workers
-                let stackSize = options.workerStackSize
-                DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                    // Each worker writes only its own slice of the buffer.
-                    let range = (worker * chunk)..<min(values.count, (worker + 1) * chunk)
-                    let work = { for index in range { output[index] = one(values[index]) } }
-                    // Deep nesting limits need deep stacks; dispatch's threads have ordinary ones.
-                    if let stackSize, DeepStackThread.run(stackSize: stackSize, work) { return }
-                    work()
-                }
-            }
-            return outcomes
+            return ParallelBatch.map(values, parallelism: options.parallelism, stackSize: options.workerStackSize,
+                                     placeholder: .skipped(.null), one)
         }
 
         func progress(_ result: MigrationResult, elapsed: Double) -> MigrationProgress {

@@ -1,4 +1,5 @@
 import ArchivePayload
+import Foundation
 import KeyedArchive
 
 /// Choices for `StoreScanner`.
@@ -9,10 +10,19 @@ public struct ScanOptions: Sendable {
     public var readOptions: KeyedArchiveReadOptions
     /// How many example rows a column report keeps.
     public var maximumExamples: Int
+    /// Threads classifying each batch of rows (SQLite itself stays on one). Default: the
+    /// active cores.
+    public var parallelism: Int
+    /// Stack size for those threads. Nil keeps the system's, which suits the default depth
+    /// limit (512); callers that raise `readOptions.maximumDepth` must give a stack to match.
+    public var workerStackSize: Int?
 
-    public init(allowList: AllowList = .transformerDefault, readOptions: KeyedArchiveReadOptions = .default, maximumExamples: Int = 5) {
+    public init(allowList: AllowList = .transformerDefault, readOptions: KeyedArchiveReadOptions = .default, maximumExamples: Int = 5,
+                parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, workerStackSize: Int? = nil) {
         self.allowList = allowList
         self.readOptions = readOptions
         self.maximumExamples = maximumExamples
+        self.parallelism = parallelism
+        self.workerStackSize = workerStackSize
     }
 }

@@ -36,7 +36,9 @@ extension Archivist {
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
-                let scanner = StoreScanner(options: ScanOptions(allowList: allow.allowList, readOptions: reading.archiveReadOptions))
+                let deep = reading.maximumDepth > PropertyListReadOptions.default.maximumDepth
+                let scanner = StoreScanner(options: ScanOptions(allowList: allow.allowList, readOptions: reading.archiveReadOptions,
+                                                                workerStackSize: deep ? Archivist.workerStackSize : nil))
                 let report: ScanReport
                 do throws(StoreError) {
                     report = try scanner.scan(path: store)

@@ -7,6 +7,16 @@ import PropertyList
 import Testing
 
 @Suite struct CoreDataStoreScannerTests {
+    @Test func aScanOnFourThreadsReportsExactlyWhatAScanOnOneDoes() throws {
+        // 5,000 rows: more than two batches, each split between the threads.
+        let store = try TemporaryStore(rows: 5_000)
+        defer { store.remove() }
+        let one = try StoreScanner(options: ScanOptions(parallelism: 1)).scan(path: store.path)
+        let four = try StoreScanner(options: ScanOptions(parallelism: 4)).scan(path: store.path)
+        #expect(one.tables.first?.rowCount == 5_000)
+        #expect(one.jsonValue == four.jsonValue)
+    }
+
     @Test func theScanReportsWhatEveryBlobColumnOfTheBowTieStoreHolds() throws {
         let store = try TemporaryStore(rows: 100)
         defer { store.remove() }

@@ -1,0 +1,28 @@
+import Dispatch
+import PropertyList
+
+/// Maps a batch of stored values on several threads. Classifying and converting a value is
+/// pure and independent of the others, while SQLite reads and writes stay on the caller's
+/// thread, which hands over a batch at a time.
+enum ParallelBatch {
+    /// `transform` of each input, in order, on up to `parallelism` threads (fewer for small
+    /// batches). `stackSize` gives each thread a stack of that size, for depth limits above
+    /// what an ordinary thread's stack can hold.
+    static func map<Input: Sendable, Output>(_ inputs: [Input], parallelism: Int, stackSize: Int?, placeholder: Output,
+                                             _ transform: @escaping @Sendable (Input) -> Output) -> [Output] {
+        let workers = min(max(1, parallelism), max(1, inputs.count / 64))
+        var outputs = [Output](repeating: placeholder, count: inputs.count)
+        outputs.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let output = buffer
+            let chunk = (inputs.count + workers - 1) / workers
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                // Each worker writes only its own slice of the buffer.
+                let range = (worker * chunk)..<min(inputs.count, (worker + 1) * chunk)
+                let work = { for index in range { output[index] = transform(inputs[index]) } }
+                if let stackSize, DeepStackThread.run(stackSize: stackSize, work) { return }
+                work()
+            }
+        }
+        return outputs
+    }
+}
