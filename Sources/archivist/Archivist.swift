@@ -26,6 +26,12 @@ struct Archivist: ParsableCommand {
     /// committed.
     static let workerStackSize = 2 << 30
 
+    /// No verb is a usage error, as for plutil: the help goes to standard error, status 64.
+    func run() throws {
+        FileHandle.standardError.write(Data((Self.helpMessage() + "\n").utf8))
+        throw ExitCode(64)
+    }
+
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let ran = DeepStackThread.run(stackSize: workerStackSize) {

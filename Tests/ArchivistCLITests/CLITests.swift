@@ -8,6 +8,13 @@ import Testing
         for verb in ["print", "lint", "convert"] { #expect(r.out.contains(verb)) }
     }
 
+    @Test func noVerbIsAUsageErrorThatPrintsTheVerbsToStandardError() throws {
+        let r = try ArchivistProcess.run([])
+        #expect(r.status == 64)
+        #expect(r.out.isEmpty)
+        for verb in ["print", "inspect", "migrate"] { #expect(r.err.contains(verb)) }
+    }
+
     @Test func anUnknownOptionIsAUsageErrorWithStatus64() throws {
         let r = try ArchivistProcess.run(["lint", "--no-such-option", "x"])
         #expect(r.status == 64)
