@@ -19,17 +19,25 @@ public struct StoreScanner: Sendable {
 
     /// Scans the store at `path`.
     ///
+    /// - Parameter progress: called after each batch of rows, on the calling thread. When it
+    ///   is given, the rows of each table are counted first, for the total.
     /// - Throws: `StoreError` when the file is not an SQLite database or a query fails.
-    public func scan(path: String) throws(StoreError) -> ScanReport {
+    public func scan(path: String, progress: ((ScanProgress) -> Void)? = nil) throws(StoreError) -> ScanReport {
         let queue = try StoreConnection.open(path, writable: false)
         defer { try? queue.close() }
         let storeURL = URL(fileURLWithPath: path)
         return try StoreConnection.sqlite(path) {
             try queue.read { db in
                 let schema = try StoreSchema.read(db, path: path)
+                var tracker = ProgressTracker(report: progress)
+                if progress != nil {
+                    for table in schema.tables {
+                        tracker.total += try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(StoreConnection.quote(table.name))") ?? 0
+                    }
+                }
                 var tables: [TableReport] = []
                 for table in schema.tables {
-                    tables.append(try scan(table, db: db, path: path, storeURL: storeURL, coreData: schema.isCoreData))
+                    tables.append(try scan(table, db: db, path: path, storeURL: storeURL, coreData: schema.isCoreData, tracker: &tracker))
                 }
                 return ScanReport(path: path, isCoreData: schema.isCoreData, metadata: schema.metadata, entities: schema.entities,
                                   tables: tables, internalTables: schema.internalTables, allowList: options.allowList)
@@ -44,8 +52,24 @@ public struct StoreScanner: Sendable {
         return try StoreConnection.sqlite(path) { try queue.read { db in try StoreSchema.read(db, path: path) } }
     }
 
+    /// Counts rows as batches finish and reports them.
+    struct ProgressTracker {
+        let report: ((ScanProgress) -> Void)?
+        let start = DispatchTime.now().uptimeNanoseconds
+        var processed = 0
+        var total = 0
+
+        mutating func add(_ rows: Int) {
+            processed += rows
+            guard let report else { return }
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            report(ScanProgress(processed: processed, total: max(total, processed), elapsed: elapsed))
+        }
+    }
+
     /// One pass over a table, accumulating a report per column.
-    func scan(_ table: StoreTable, db: Database, path: String, storeURL: URL, coreData: Bool) throws -> TableReport {
+    func scan(_ table: StoreTable, db: Database, path: String, storeURL: URL, coreData: Bool,
+              tracker: inout ProgressTracker) throws -> TableReport {
         let columns = table.columns.filter { $0.role == .attribute }
         var reports = columns.map { column in
             ColumnReport(table: table.name, column: column, entityName: table.entityName,
@@ -87,6 +111,7 @@ public struct StoreScanner: Sendable {
                            checker: checker, verdicts: verdicts, refusals: &refusals, storeURL: storeURL)
                 }
             }
+            tracker.add(keys.count)
             keys.removeAll(keepingCapacity: true)
             values.removeAll(keepingCapacity: true)
             bytes = 0

@@ -10,19 +10,29 @@ struct ProgressBar {
     init(enabled: Bool) { self.enabled = enabled }
 
     mutating func update(_ progress: MigrationProgress) {
+        draw(processed: progress.processed, total: progress.total, rowsPerSecond: progress.rowsPerSecond,
+             secondsLeft: progress.estimatedSecondsLeft, failed: progress.failed)
+    }
+
+    mutating func update(_ progress: ScanProgress) {
+        draw(processed: progress.processed, total: progress.total, rowsPerSecond: progress.rowsPerSecond,
+             secondsLeft: progress.estimatedSecondsLeft, failed: 0)
+    }
+
+    mutating func draw(processed: Int, total: Int, rowsPerSecond: Double, secondsLeft: Double?, failed: Int) {
         guard enabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        guard now - lastDraw > 100_000_000 || progress.processed >= progress.total else { return }
+        guard now - lastDraw > 100_000_000 || processed >= total else { return }
         lastDraw = now
-        let fraction = progress.total > 0 ? min(1, Double(progress.processed) / Double(progress.total)) : 1
+        let fraction = total > 0 ? min(1, Double(processed) / Double(total)) : 1
         let width = 30
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         var line = String(format: "\r%@ %3.0f%% %@/%@ rows  %@ rows/s", bar, fraction * 100,
-                          StoreReportText.number(progress.processed), StoreReportText.number(progress.total),
-                          StoreReportText.number(Int(progress.rowsPerSecond)))
-        if let left = progress.estimatedSecondsLeft { line += String(format: "  ETA %.0f s", left.rounded(.up)) }
-        if progress.failed > 0 { line += "  \(StoreReportText.number(progress.failed)) failed" }
+                          StoreReportText.number(processed), StoreReportText.number(total),
+                          StoreReportText.number(Int(rowsPerSecond)))
+        if let left = secondsLeft { line += String(format: "  ETA %.0f s", left.rounded(.up)) }
+        if failed > 0 { line += "  \(StoreReportText.number(failed)) failed" }
         FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
         drawn = true
     }

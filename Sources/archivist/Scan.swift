@@ -40,11 +40,14 @@ extension Archivist {
                 let scanner = StoreScanner(options: ScanOptions(allowList: allow.allowList, readOptions: reading.archiveReadOptions,
                                                                 workerStackSize: deep ? Archivist.workerStackSize : nil))
                 let report: ScanReport
+                var bar = ProgressBar(enabled: Terminal.progressEnabled())
                 do throws(StoreError) {
-                    report = try scanner.scan(path: store)
+                    report = try scanner.scan(path: store, progress: bar.enabled ? { bar.update($0) } : nil)
                 } catch {
+                    bar.finish()
                     throw CommandFailure(file: store, message: error.description)
                 }
+                bar.finish()
                 switch format {
                 case .text:
                     let text = StoreReportText.render(report, colors: Palette(enabled: Terminal.colorsEnabled()))

@@ -17,6 +17,18 @@ import Testing
         #expect(one.jsonValue == four.jsonValue)
     }
 
+    @Test func progressIsReportedPerBatchAndEndsAtEveryRowOfEveryTable() throws {
+        let store = try TemporaryStore(rows: 5_000)
+        defer { store.remove() }
+        var reports: [ScanProgress] = []
+        let report = try StoreScanner().scan(path: store.path) { reports.append($0) }
+        let rows = report.tables.map(\.rowCount).reduce(0, +)
+        #expect(reports.count >= 3)
+        #expect(reports.map(\.processed) == reports.map(\.processed).sorted())
+        #expect(reports.last?.processed == rows)
+        #expect(reports.allSatisfy { $0.total == rows })
+    }
+
     @Test func theScanReportsWhatEveryBlobColumnOfTheBowTieStoreHolds() throws {
         let store = try TemporaryStore(rows: 100)
         defer { store.remove() }
