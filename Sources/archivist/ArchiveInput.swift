@@ -17,7 +17,9 @@ extension InputFile {
             // Say what the bytes are when they are not an archive: a PNG, a plain plist…
             if error.code != .propertyList, let plist = try? PropertyListReader(options: reading.readOptions).read(data),
                !KeyedArchive.isKeyedArchive(plist.value) {
-                throw CommandFailure(file: displayName, message: "not a keyed archive: a plain \(plist.format) (\(error.description))")
+                // The decoder's reason already starts "not a keyed archive: "; say it once.
+                let reason = error.description.replacingOccurrences(of: "not a keyed archive: ", with: "")
+                throw CommandFailure(file: displayName, message: "not a keyed archive: a plain \(plist.format) (\(reason))")
             }
             switch NestedPayload.identify(data) {
             case nil, .keyedArchive?, .propertyList?:

@@ -62,6 +62,10 @@ import Testing
         let r = try ArchivistProcess.run(["check", Self.archive("photo.png")])
         #expect(r.status == 1)
         #expect(r.err.contains("not a keyed archive: PNG image 2×1"))
+        // A PropertyListEncoder payload is a plist, but no archive: said once, with the reason.
+        let plist = try ArchivistProcess.run(["check", Self.archive("user-details-codable.bplist")])
+        #expect(plist.status == 1)
+        #expect(plist.err.hasSuffix("not a keyed archive: a plain binary property list (no $archiver)\n"), "\(plist.err)")
     }
 
     @Test func unarchiveRefusesARejectedBlobAndNamesTheFix() throws {
