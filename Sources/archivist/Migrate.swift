@@ -95,7 +95,7 @@ extension Archivist {
                 let result: MigrationResult
                 do throws(StoreError) {
                     result = try AttributeMigrator(options: options).migrate(path: store, attribute: attribute) { progress in
-                        bar.update(progress)
+                        bar.update(progress, failed: progress.failed)
                     }
                 } catch {
                     bar.finish()

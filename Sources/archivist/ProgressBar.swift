@@ -9,14 +9,10 @@ struct ProgressBar {
 
     init(enabled: Bool) { self.enabled = enabled }
 
-    mutating func update(_ progress: MigrationProgress) {
+    /// Draws `progress`, with the count of failed rows when there are any.
+    mutating func update(_ progress: some RowProgress, failed: Int = 0) {
         draw(processed: progress.processed, total: progress.total, rowsPerSecond: progress.rowsPerSecond,
-             secondsLeft: progress.estimatedSecondsLeft, failed: progress.failed)
-    }
-
-    mutating func update(_ progress: ScanProgress) {
-        draw(processed: progress.processed, total: progress.total, rowsPerSecond: progress.rowsPerSecond,
-             secondsLeft: progress.estimatedSecondsLeft, failed: 0)
+             secondsLeft: progress.estimatedSecondsLeft, failed: failed)
     }
 
     mutating func draw(processed: Int, total: Int, rowsPerSecond: Double, secondsLeft: Double?, failed: Int) {
