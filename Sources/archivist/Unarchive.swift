@@ -78,7 +78,7 @@ extension Archivist {
                 } catch {
                     throw CommandFailure(file: input.displayName, message: "cannot write \(to.rawValue): \(error.description)")
                 }
-                try OutputFile(path: output).write(data)
+                try OutputFile(path: output).write(data, endsLineOnTerminal: to == .json)
             }
         }
     }

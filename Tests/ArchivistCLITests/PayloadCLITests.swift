@@ -58,6 +58,26 @@ import Testing
         #expect(refused.out.contains("NSArray"))
     }
 
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) to give a terminal"))
+    func jsonEndsItsLineOnATerminalAndIsExactInAPipe() throws {
+        let blob = Self.archive("uicolor-tint.bplist")
+        let piped = try ArchivistProcess.run(["unarchive", "--allow", "UIColor", "--to", "json", blob])
+        #expect(piped.stdout.last == UInt8(ascii: "}"))
+        // script(1) runs the command with a terminal as its standard output.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qc", "'\(ArchivistProcess.executable.path)' unarchive --allow UIColor --to json '\(blob)'", "/dev/null"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // The terminal turns the line break into CR LF.
+        #expect(text.hasSuffix("}\r\n"), "\(text.debugDescription)")
+    }
+
     @Test func checkSaysWhatANonArchiveIs() throws {
         let r = try ArchivistProcess.run(["check", Self.archive("photo.png")])
         #expect(r.status == 1)
