@@ -91,7 +91,7 @@ extension KeyedArchive {
     static func isoText(_ date: Date) -> String {
         let t = date.timeIntervalSinceReferenceDate
         // Years 0000 to 9999, the range ISO 8601 spells in four digits.
-        guard t.isFinite, t >= -63_145_526_400, t < 252_423_993_600 else { return "<date \(t)>" }
+        guard PropertyListDateRange.contains(t) else { return "<date \(t)>" }
         var text = GregorianDateTime(secondsSinceReferenceDate: t).iso8601
         let fraction = t - t.rounded(.down)
         if fraction != 0 {

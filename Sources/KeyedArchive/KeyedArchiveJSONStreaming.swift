@@ -413,39 +413,26 @@ extension KeyedArchiveJSONExporter {
         static func writeISOText(_ date: Date, into e: inout JSONEmitter) {
             let t = date.timeIntervalSinceReferenceDate
             // The range and the whole-second test of `isoText`; anything else takes its path.
-            guard t.isFinite, t >= -63_145_526_400, t < 252_423_993_600, t == t.rounded(.down) else {
+            guard PropertyListDateRange.contains(t), t == t.rounded(.down) else {
                 return e.writeString(KeyedArchive.isoText(date))
             }
+            // The range keeps the year within four digits.
             let g = GregorianDateTime(secondsSinceReferenceDate: t)
-            guard (0...9999).contains(g.year) else { return e.writeString(KeyedArchive.isoText(date)) }
             e.out.reserve(22)
             e.out.appendUnchecked(UInt8(ascii: "\""))
-            appendPadded(g.year, 4, into: &e.out)
+            e.out.appendZeroPaddedUnchecked(g.year, width: 4)
             e.out.appendUnchecked(UInt8(ascii: "-"))
-            appendPadded(g.month, 2, into: &e.out)
+            e.out.appendZeroPaddedUnchecked(g.month, width: 2)
             e.out.appendUnchecked(UInt8(ascii: "-"))
-            appendPadded(g.day, 2, into: &e.out)
+            e.out.appendZeroPaddedUnchecked(g.day, width: 2)
             e.out.appendUnchecked(UInt8(ascii: "T"))
-            appendPadded(g.hour, 2, into: &e.out)
+            e.out.appendZeroPaddedUnchecked(g.hour, width: 2)
             e.out.appendUnchecked(UInt8(ascii: ":"))
-            appendPadded(g.minute, 2, into: &e.out)
+            e.out.appendZeroPaddedUnchecked(g.minute, width: 2)
             e.out.appendUnchecked(UInt8(ascii: ":"))
-            appendPadded(g.second, 2, into: &e.out)
+            e.out.appendZeroPaddedUnchecked(g.second, width: 2)
             e.out.appendUnchecked(UInt8(ascii: "Z"))
             e.out.appendUnchecked(UInt8(ascii: "\""))
-        }
-
-        /// `width` digits of `v` (0 ≤ v < 10^width), zero-padded, after `reserve` made room.
-        @inline(__always)
-        static func appendPadded(_ v: Int, _ width: Int, into out: inout OutputBuffer) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            var rest = v
-            while divisor > 0 {
-                out.appendUnchecked(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
-                rest %= divisor
-                divisor /= 10
-            }
         }
 
         /// `"value"`: the decoded content, as `KeyedArchiveJSONExporter.content` gives it.

@@ -240,6 +240,20 @@ public struct OutputBuffer: ~Copyable {
         count += n
     }
 
+    /// `width` digits of `v` (0 ≤ v < 10^width), zero-padded, after `reserve` made room: the
+    /// fields of a date.
+    @inlinable @inline(__always)
+    public mutating func appendZeroPaddedUnchecked(_ v: Int, width: Int) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        var rest = v
+        while divisor > 0 {
+            appendUnchecked(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
+    }
+
     /// A signed integer in decimal.
     @inlinable @inline(__always)
     public mutating func appendDecimal(_ value: Int) {

@@ -94,31 +94,21 @@ struct PrettyPrintWriter: ~Copyable {
     }
 
     /// `PropertyListPrettyPrinter.dateText` of a whole second: `2001-01-01 00:00:00 +0000`.
+    /// `PropertyListDateRange` keeps the year within four digits.
     mutating func dateText(_ g: GregorianDateTime) {
-        digits(g.year, 4)
-        out.append(UInt8(ascii: "-"))
-        digits(g.month, 2)
-        out.append(UInt8(ascii: "-"))
-        digits(g.day, 2)
-        out.append(UInt8(ascii: " "))
-        digits(g.hour, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(g.minute, 2)
-        out.append(UInt8(ascii: ":"))
-        digits(g.second, 2)
-        out.append(" +0000")
-    }
-
-    /// `value` (0 or more) in decimal, padded with zeros to `width`.
-    mutating func digits(_ value: Int, _ width: Int) {
-        var n = 1
-        var limit = 10
-        while n < 19, value >= limit {
-            n += 1
-            limit &*= 10
-        }
-        if n < width { out.append(repeating: UInt8(ascii: "0"), count: width - n) }
-        out.appendDecimal(value)
+        out.reserve(25)
+        out.appendZeroPaddedUnchecked(g.year, width: 4)
+        out.appendUnchecked(UInt8(ascii: "-"))
+        out.appendZeroPaddedUnchecked(g.month, width: 2)
+        out.appendUnchecked(UInt8(ascii: "-"))
+        out.appendZeroPaddedUnchecked(g.day, width: 2)
+        out.appendUnchecked(UInt8(ascii: " "))
+        out.appendZeroPaddedUnchecked(g.hour, width: 2)
+        out.appendUnchecked(UInt8(ascii: ":"))
+        out.appendZeroPaddedUnchecked(g.minute, width: 2)
+        out.appendUnchecked(UInt8(ascii: ":"))
+        out.appendZeroPaddedUnchecked(g.second, width: 2)
+        out.appendUnchecked(" +0000")
     }
 
     /// A string as `PropertyListPrettyPrinter.quoted` writes it.

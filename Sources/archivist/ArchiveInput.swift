@@ -7,9 +7,7 @@ extension InputFile {
     /// Reads and decodes the input as a keyed archive.
     func readArchive(_ reading: ReadingOptions, topKey: String? = nil) throws(CommandFailure) -> KeyedArchive {
         let data = try read(limit: reading.maximumInputSize)
-        var options = KeyedArchiveReadOptions()
-        options.propertyList = reading.readOptions
-        options.maximumDepth = reading.maximumDepth
+        var options = reading.archiveReadOptions
         if let topKey { options.topKey = topKey }
         do {
             return try KeyedArchive(data: data, options: options)

@@ -63,10 +63,8 @@ extension Archivist {
             case .text:
                 FileHandle.standardOutput.write(Data(text.utf8))
             case .json:
-                var options = JSONWriteOptions()
-                options.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-                if let data = try? JSONPropertyListWriter(options: options).write(.array(records)) {
-                    FileHandle.standardOutput.write(data + Data("\n".utf8))
+                if let data = try? ReportFormat.jsonReport(.array(records)) {
+                    FileHandle.standardOutput.write(data)
                 }
             }
             if !allAccepted { throw ExitCode(1) }

@@ -41,9 +41,7 @@ extension Archivist {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
                 let archive = try input.readArchive(reading, topKey: top)
-                var options = KeyedArchiveReadOptions()
-                options.propertyList = reading.readOptions
-                options.maximumDepth = reading.maximumDepth
+                let options = reading.archiveReadOptions
                 if let top, !archive.top.contains(where: { $0.key == top }) {
                     let keys = archive.top.map(\.key).joined(separator: ", ")
                     throw CommandFailure(file: input.displayName, message: "$top has no entry \"\(top)\" (it has: \(keys))")

@@ -85,7 +85,7 @@ extension Archivist {
                 payloadOptions: mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth),
                 select: mapping.selectedPath, jsonOptions: json.options, readOptions: reading.archiveReadOptions,
                 dryRun: dryRun, backup: backupChoice, batchSize: batchSize,
-                workerStackSize: reading.maximumDepth > PropertyListReadOptions.default.maximumDepth ? Archivist.workerStackSize : nil)
+                workerStackSize: reading.workerStackSize)
         }
 
         func run() throws {
@@ -107,10 +107,8 @@ extension Archivist {
                     let text = StoreReportText.render(result, colors: Palette(enabled: Terminal.colorsEnabled()))
                     FileHandle.standardOutput.write(Data(text.utf8))
                 case .json:
-                    var jsonOptions = JSONWriteOptions()
-                    jsonOptions.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-                    if let data = try? JSONPropertyListWriter(options: jsonOptions).write(result.jsonValue) {
-                        FileHandle.standardOutput.write(data + Data("\n".utf8))
+                    if let data = try? ReportFormat.jsonReport(result.jsonValue) {
+                        FileHandle.standardOutput.write(data)
                     }
                 }
                 failed = result.hasFailures

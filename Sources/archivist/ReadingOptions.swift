@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeyedArchive
 import PropertyList
 
 /// Limits for reading untrusted input, shared by every verb that reads.
@@ -38,5 +39,21 @@ struct ReadingOptions: ParsableArguments {
         o.preservesInvalidUTF16 = preservesInvalidUTF16
         if noExpansionLimit { o.expansionLimit = .unlimited }
         return o
+    }
+}
+
+extension ReadingOptions {
+    /// The reading limits as keyed-archive options.
+    var archiveReadOptions: KeyedArchiveReadOptions {
+        var options = KeyedArchiveReadOptions()
+        options.propertyList = readOptions
+        options.maximumDepth = maximumDepth
+        return options
+    }
+
+    /// The stack for threads that read values beside the main one (`scan` and `migrate`):
+    /// the CLI's deep stack when the depth limit is above what an ordinary stack holds.
+    var workerStackSize: Int? {
+        maximumDepth > PropertyListReadOptions.default.maximumDepth ? Archivist.workerStackSize : nil
     }
 }

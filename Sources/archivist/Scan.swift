@@ -36,9 +36,8 @@ extension Archivist {
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
-                let deep = reading.maximumDepth > PropertyListReadOptions.default.maximumDepth
                 let scanner = StoreScanner(options: ScanOptions(allowList: allow.allowList, readOptions: reading.archiveReadOptions,
-                                                                workerStackSize: deep ? Archivist.workerStackSize : nil))
+                                                                workerStackSize: reading.workerStackSize))
                 let report: ScanReport
                 var bar = ProgressBar(enabled: Terminal.progressEnabled())
                 do throws(StoreError) {
@@ -53,11 +52,8 @@ extension Archivist {
                     let text = StoreReportText.render(report, colors: Palette(enabled: Terminal.colorsEnabled()))
                     FileHandle.standardOutput.write(Data(text.utf8))
                 case .json:
-                    var options = JSONWriteOptions()
-                    options.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
                     do throws(PropertyListError) {
-                        let data = try JSONPropertyListWriter(options: options).write(report.jsonValue)
-                        FileHandle.standardOutput.write(data + Data("\n".utf8))
+                        FileHandle.standardOutput.write(try ReportFormat.jsonReport(report.jsonValue))
                     } catch {
                         throw CommandFailure(file: store, message: "cannot write the report: \(error.description)")
                     }

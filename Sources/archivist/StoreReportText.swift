@@ -139,20 +139,3 @@ extension StoreReportText {
         return out
     }
 }
-
-extension Terminal {
-    /// Progress goes to standard error, and only when it is a terminal.
-    static func progressEnabled() -> Bool {
-        ProcessInfo.processInfo.environment["TERM"] != "dumb" && isatty(STDERR_FILENO) == 1
-    }
-}
-
-extension ReadingOptions {
-    /// The reading limits as keyed-archive options.
-    var archiveReadOptions: KeyedArchiveReadOptions {
-        var options = KeyedArchiveReadOptions()
-        options.propertyList = readOptions
-        options.maximumDepth = maximumDepth
-        return options
-    }
-}

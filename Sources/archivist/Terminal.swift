@@ -7,4 +7,9 @@ enum Terminal {
         if ProcessInfo.processInfo.environment["TERM"] == "dumb" { return false }
         return isatty(fileDescriptor) == 1
     }
+
+    /// Progress goes to standard error, and only when it is a terminal.
+    static func progressEnabled() -> Bool {
+        ProcessInfo.processInfo.environment["TERM"] != "dumb" && isatty(STDERR_FILENO) == 1
+    }
 }
