@@ -92,14 +92,8 @@ extension KeyedArchive {
         let t = date.timeIntervalSinceReferenceDate
         // Years 0000 to 9999, the range ISO 8601 spells in four digits.
         guard PropertyListDateRange.contains(t) else { return "<date \(t)>" }
-        var text = GregorianDateTime(secondsSinceReferenceDate: t).iso8601
-        let fraction = t - t.rounded(.down)
-        if fraction != 0 {
-            var digits = String(format: "%.6f", fraction).drop { $0 != "." }
-            while digits.last == "0" { digits = digits.dropLast() }
-            if digits.count > 1 { text = text.dropLast() + digits + "Z" }
-        }
-        return text
+        let text = GregorianDateTime(secondsSinceReferenceDate: t).iso8601
+        return text.dropLast() + GregorianDateTime.fractionText(ofSeconds: t) + "Z"
     }
 
     /// `1234 bytes, PNG image 64×64`; the first bytes in hex when the payload is unknown.

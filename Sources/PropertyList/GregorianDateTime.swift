@@ -84,6 +84,16 @@ public struct GregorianDateTime: Sendable, Hashable {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// The fraction of a second in `seconds` as shown after the whole seconds: `.5`, `.123457`
+    /// (six digits at most, trailing zeros dropped), or nothing when there is none to six digits.
+    public static func fractionText(ofSeconds seconds: Double) -> String {
+        let fraction = seconds - seconds.rounded(.down)
+        guard fraction != 0 else { return "" }
+        var digits = String(format: "%.6f", fraction).drop { $0 != "." }
+        while digits.last == "0" { digits = digits.dropLast() }
+        return digits.count > 1 ? String(digits) : ""
+    }
+
     /// `YYYY-MM-DDTHH:MM:SSZ`, as XML property lists spell dates.
     public var iso8601: String {
         func pad(_ v: Int, _ width: Int) -> String {

@@ -63,13 +63,8 @@ public struct PropertyListPrettyPrinter: Sendable {
         let t = date.timeIntervalSinceReferenceDate
         guard PropertyListDateRange.contains(t) else { return "<date \(t)>" }
         let g = GregorianDateTime(secondsSinceReferenceDate: t)
-        var text = g.iso8601.dropLast().replacingOccurrences(of: "T", with: " ")
-        let fraction = t - t.rounded(.down)
-        if fraction != 0 {
-            let digits = String(format: "%.6f", fraction).drop { $0 != "." }
-            text += String(digits.reversed().drop { $0 == "0" }.reversed())
-        }
-        return text + " +0000"
+        let text = g.iso8601.dropLast().replacingOccurrences(of: "T", with: " ")
+        return text + GregorianDateTime.fractionText(ofSeconds: t) + " +0000"
     }
 
     public static func dataText(_ data: Data, limit: Int = 64) -> String {

@@ -45,6 +45,12 @@ import Testing
         #expect(PropertyListPrettyPrinter().render(Self.sample) == expected)
     }
 
+    @Test func aFractionThatRoundsAwayLeavesNoDanglingPoint() {
+        // 0.9999999 s shows as 1.000000 to six digits: no fraction, rather than "00:00:00.".
+        #expect(PropertyListPrettyPrinter.dateText(Date(timeIntervalSinceReferenceDate: 0.9999999)) == "2001-01-01 00:00:00 +0000")
+        #expect(PropertyListPrettyPrinter.dateText(Date(timeIntervalSinceReferenceDate: 0.125)) == "2001-01-01 00:00:00.125 +0000")
+    }
+
     @Test func dataShowsItsLengthAndTheFirst64BytesOnly() {
         let text = PropertyListPrettyPrinter().render(.data(Data(repeating: 0xAB, count: 100)))
         #expect(text == "{length = 100, bytes = 0x" + String(repeating: "ab", count: 64) + "...}\n")
