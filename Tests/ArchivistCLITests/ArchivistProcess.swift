@@ -57,6 +57,27 @@ struct ArchivistProcess {
         return Result(status: process.terminationStatus, stdout: outData, stderr: errData)
     }
 
+    /// Whether `runOnTerminal` can work here: it needs util-linux's script(1).
+    static let hasTerminal = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+
+    /// Runs `archivist` through script(1), which gives it a terminal for its standard output
+    /// and error, and returns what the terminal showed (line breaks arrive as CR LF).
+    /// `shellSuffix` is appended to the command, such as `> /dev/null`.
+    static func runOnTerminal(_ arguments: [String], shellSuffix: String = "") throws -> String {
+        let command = ([executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ") + " " + shellSuffix
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qc", command, "/dev/null"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
     static func temporaryFile(_ name: String) -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("archivist-cli-tests-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -29,6 +29,7 @@ import Testing
         let refused = try ArchivistProcess.run(["unarchive", "--to", "json", "--max-payload-values", "2", blob])
         #expect(refused.status == 1)
         #expect(refused.err.contains("the payload holds more than 2 values"), "\(refused.err)")
+        #expect(refused.out.isEmpty)
         #expect(try ArchivistProcess.run(["unarchive", "--to", "json", blob]).status == 0)
         #expect(try ArchivistProcess.run(["unarchive", "--to", "json", "--max-payload-values", "0", blob]).status == 64)
     }
@@ -58,22 +59,12 @@ import Testing
         #expect(refused.out.contains("NSArray"))
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) to give a terminal"))
+    @Test(.enabled(if: ArchivistProcess.hasTerminal, "needs script(1) to give a terminal"))
     func jsonEndsItsLineOnATerminalAndIsExactInAPipe() throws {
         let blob = Self.archive("uicolor-tint.bplist")
         let piped = try ArchivistProcess.run(["unarchive", "--allow", "UIColor", "--to", "json", blob])
         #expect(piped.stdout.last == UInt8(ascii: "}"))
-        // script(1) runs the command with a terminal as its standard output.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qc", "'\(ArchivistProcess.executable.path)' unarchive --allow UIColor --to json '\(blob)'", "/dev/null"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try ArchivistProcess.runOnTerminal(["unarchive", "--allow", "UIColor", "--to", "json", blob])
         // The terminal turns the line break into CR LF.
         #expect(text.hasSuffix("}\r\n"), "\(text.debugDescription)")
     }

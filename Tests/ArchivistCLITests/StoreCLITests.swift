@@ -35,6 +35,18 @@ import Testing
 
     static let allowUIColor = ["--allow", "UIColor"]
 
+    @Test(.enabled(if: ArchivistProcess.hasTerminal, "needs script(1) to give a terminal"))
+    func scanDrawsAProgressBarOnATerminalOnly() throws {
+        let store = try Self.makeStore(rows: 3_000)
+        let piped = try ArchivistProcess.run(["scan", store.path])
+        #expect(piped.status == 0)
+        #expect(!piped.err.contains("rows/s"))
+        // Standard output goes to /dev/null; standard error stays on the terminal.
+        let shown = try ArchivistProcess.runOnTerminal(["scan", store.path], shellSuffix: "> /dev/null")
+        #expect(shown.contains("3,000/3,000 rows"), "\(shown.debugDescription)")
+        #expect(shown.hasSuffix("\r\u{1B}[K"), "the bar is cleared at the end")
+    }
+
     @Test func scanReportsEachAttributeOfTheBowTieStoreAndTheClassToAllow() throws {
         let store = try Self.makeStore(rows: 50)
         let r = try ArchivistProcess.run(["scan", store.path])
