@@ -310,6 +310,18 @@ struct BinaryPropertyListParser {
         }
     }
 
+    /// Starts reading collection `index` at `depth`: within the depth limit, not already being
+    /// read (a cycle), and counted as one value.
+    @inline(__always)
+    mutating func open(_ index: Int, depth: Int) throws(PropertyListError) {
+        guard depth < options.maximumDepth else {
+            throw fail(.limitExceeded, "nesting deeper than \(options.maximumDepth)", object: index)
+        }
+        try enter(index)
+        try firstVisit(index)
+        try grow(by: Weight(values: 1, bytes: 0), index: index)
+    }
+
     /// Reading collections apart from scalars keeps each recursive frame small, which deep
     /// files need.
     @inline(never)
@@ -317,12 +329,7 @@ struct BinaryPropertyListParser {
         let start = offset(index)
         let (count, body) = try count(Int(marker & 0x0F), at: start, index: index)
         let refs = try refs(count, at: body, index: index)
-        guard depth < options.maximumDepth else {
-            throw fail(.limitExceeded, "nesting deeper than \(options.maximumDepth)", object: index)
-        }
-        try enter(index)
-        try firstVisit(index)
-        try grow(by: Weight(values: 1, bytes: 0), index: index)
+        try open(index, depth: depth)
         var elements: [PropertyListValue] = []
         elements.reserveCapacity(count)
         let refSize = trailer.objectRefSize
@@ -347,12 +354,7 @@ struct BinaryPropertyListParser {
         let (pairs, overflow) = count.multipliedReportingOverflow(by: 2)
         guard !overflow else { throw fail(.malformed, "dictionary count \(count) is too large", object: index) }
         let refs = try refs(pairs, at: body, index: index)
-        guard depth < options.maximumDepth else {
-            throw fail(.limitExceeded, "nesting deeper than \(options.maximumDepth)", object: index)
-        }
-        try enter(index)
-        try firstVisit(index)
-        try grow(by: Weight(values: 1, bytes: 0), index: index)
+        try open(index, depth: depth)
         let refSize = trailer.objectRefSize
         var keys: [PropertyListValue] = []
         if let recent = recentKeys[count],
