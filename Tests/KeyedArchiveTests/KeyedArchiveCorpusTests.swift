@@ -33,8 +33,9 @@ enum ArchiveCorpus {
 @Suite(.enabled(if: ArchiveCorpus.isAvailable, "../shared/corpus is absent"))
 struct KeyedArchiveCorpusTests {
     @Test func everyValidKeyedArchiveInTheCorpusDecodes() throws {
+        // The index decides which files are valid archives; the count follows it.
         let rows = ArchiveCorpus.rows.filter { $0.archive && $0.invalid == "no" }
-        #expect(rows.count > 80)
+        #expect(!rows.isEmpty, "INDEX.tsv lists no valid keyed archive")
         var failures: [String] = []
         for row in rows {
             do {
@@ -48,12 +49,11 @@ struct KeyedArchiveCorpusTests {
     }
 
     @Test func everyBrokenKeyedArchiveInTheCorpusIsRefused() throws {
+        // Every file the index marks broken at the archive level is refused, however many it lists.
         let rows = ArchiveCorpus.rows.filter { $0.invalid == "yes" && $0.level == "archive" }
-        #expect(rows.count >= 15)
+        #expect(!rows.isEmpty, "INDEX.tsv lists no broken keyed archive")
         var accepted: [String] = []
-        // bpylist2's no_root_archive is a well-formed archive whose only $top key is "rooty":
-        // structurally it decodes, like rust-plist's "foundItems" archive (see the README).
-        for row in rows where row.path != "bpylist2/no_root_archive.plist" {
+        for row in rows {
             if (try? KeyedArchive(data: try ArchiveCorpus.data(row.path))) != nil { accepted.append(row.path) }
         }
         #expect(accepted.isEmpty, "\(accepted)")
