@@ -6,7 +6,9 @@ import PropertyList
 /// its objects, so that an app can read it with `NSKeyedUnarchiver`.
 ///
 /// The value is encoded with `PropertyListEncoder` and archived as `PayloadArchiver` describes:
-/// `KeyedArchiveEncoder(classNames: [".": "UIColor"]).encode(color)` writes a UIColor.
+/// `KeyedArchiveEncoder(classNames: [".": "UIColor"]).encode(color)` writes a UIColor. A nil in
+/// a collection (`[1, nil]`, `["k": nil]`) becomes NSNull, as `NSKeyedArchiver` writes it; an
+/// optional property that is nil is left out, as Codable leaves it out.
 public struct KeyedArchiveEncoder: Sendable {
     /// Class name by payload path (`.` is the root).
     public var classNames: [String: String]
@@ -23,7 +25,8 @@ public struct KeyedArchiveEncoder: Sendable {
         let encoder = PropertyListEncoder()
         encoder.outputFormat = .binary
         let payload = try PropertyListReader().read(try encoder.encode(value)).value
-        return try PayloadArchiver(classes: classNames).archive(payload)
+        // PropertyListEncoder spells nil "$null".
+        return try PayloadArchiver(classes: classNames, nullMarker: PayloadArchiver.nullMarker(for: .binary)).archive(payload)
     }
 
     public func encode<T: Encodable>(_ value: T) throws -> Data {

@@ -7,8 +7,9 @@ import PropertyList
 /// `NSKeyedUnarchiver`.
 ///
 /// Without a class assignment, dictionaries become NSDictionary, arrays NSArray, strings
-/// NSString, numbers NSNumber, dates NSDate and data NSData. An assignment names a class for
-/// the value at a path:
+/// NSString, numbers NSNumber, dates NSDate, data NSData and null NSNull (wherever it stands:
+/// Foundation's unarchiver drops a `$null` reference from an array and corrupts its heap on one
+/// among a dictionary's values). An assignment names a class for the value at a path:
 /// - `UIColor` or `NSColor` on `{"red", "green", "blue", "alpha"}` writes the color the way
 ///   UIKit and AppKit archive it;
 /// - `NSURL` and `NSUUID` take a string, `NSDate` a date or seconds since 2001, `NSData` data or
@@ -23,14 +24,32 @@ import PropertyList
 public struct PayloadArchiver: Sendable {
     /// Class name by path, as given (`.`, `.items[].color`).
     public var classes: [String: String]
+    /// A string that stands for null in the payload, besides a real null: `"$null"`, which
+    /// `PropertyListEncoder` writes for nil because property lists have no null. Nil for JSON,
+    /// whose strings are always strings.
+    public var nullMarker: String?
+    /// The deepest nesting of arrays, dictionaries and objects archived.
+    public var maximumDepth: Int
 
-    public init(classes: [String: String] = [:]) {
+    /// - Parameters:
+    ///   - classes: class name by path.
+    ///   - nullMarker: `nullMarker(for:)` of the payload's format.
+    ///   - maximumDepth: deeper payloads are refused (`PayloadError.tooDeep`) with their path.
+    public init(classes: [String: String] = [:], nullMarker: String? = nil, maximumDepth: Int = 512) {
         self.classes = classes
+        self.nullMarker = nullMarker
+        self.maximumDepth = maximumDepth
+    }
+
+    /// The string that stands for null in a payload read from `format`: `"$null"` in property
+    /// lists (PropertyListEncoder's spelling of nil), none in JSON.
+    public static func nullMarker(for format: PropertyListFormat) -> String? {
+        format == .json ? nil : "$null"
     }
 
     /// Path patterns split into components (`items`, `[]`, `color`).
     var patterns: [(components: [String], className: String)] {
-        classes.map { (Self.components($0.key), $0.value) }
+        classes.sorted { $0.key < $1.key }.map { (Self.components($0.key), $0.value) }
     }
 
     static func components(_ path: String) -> [String] {
@@ -55,30 +74,54 @@ public struct PayloadArchiver: Sendable {
         return out
     }
 
+    /// The archive of `payload`: nulls become NSNull objects wherever they stand (array
+    /// elements, dictionary keys and values, object fields, the root), as Foundation's archiver
+    /// writes `NSNull()`; only a key the payload does not have is absent.
+    ///
+    /// - Throws: `PayloadError.invalidMapping` for a class name that is not one, a class
+    ///   assignment that matches no value or does not fit its value; `.tooDeep` past
+    ///   `maximumDepth`, naming the path.
     public func archive(_ payload: PropertyListValue) throws(PayloadError) -> KeyedArchive {
-        var state = State(patterns: patterns)
-        let root = try state.value(payload, path: [])
+        for (path, name) in classes.sorted(by: { $0.key < $1.key }) {
+            if let problem = ArchivedClassName.problem(name) {
+                throw PayloadError(.invalidMapping, "--class \(path)=\(name): \(problem)")
+            }
+        }
+        var state = State(patterns: patterns, nullMarker: nullMarker, maximumDepth: maximumDepth)
+        let root = try state.value(payload)
         let unused = state.patterns.indices.filter { !state.used.contains($0) }.map { state.patterns[$0] }
         if let first = unused.first {
-            let path = "." + first.components.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
-            throw PayloadError(.invalidMapping, "--class \(path)=\(first.className) matches no value in the payload")
+            throw PayloadError(.invalidMapping, "--class \(State.describe(first.components))=\(first.className) matches no value in the payload")
         }
         return state.builder.archive(root: root)
     }
 
     struct State {
         let patterns: [(components: [String], className: String)]
+        let nullMarker: String?
+        let maximumDepth: Int
         var builder = KeyedArchiveBuilder()
         var used: Set<Int> = []
+        /// Where the value being archived is: keys and `[i]` indexes from the root.
+        var path: [String] = []
 
-        init(patterns: [(components: [String], className: String)]) {
+        init(patterns: [(components: [String], className: String)], nullMarker: String?, maximumDepth: Int) {
             self.patterns = patterns
+            self.nullMarker = nullMarker
+            self.maximumDepth = maximumDepth
         }
 
-        mutating func className(at path: [String]) -> String? {
-            for (i, p) in patterns.enumerated() where p.components.count == path.count {
-                let matches = zip(p.components, path).allSatisfy { pattern, actual in
-                    pattern == actual || (pattern == "[]" && actual.hasPrefix("["))
+        /// The class assigned to the current path (or to `path` plus `extra`), if any.
+        mutating func className(adding extra: String? = nil) -> String? {
+            let count = path.count + (extra == nil ? 0 : 1)
+            for (i, p) in patterns.enumerated() where p.components.count == count {
+                var matches = true
+                for (n, pattern) in p.components.enumerated() {
+                    let actual = n < path.count ? path[n] : extra ?? ""
+                    if pattern != actual && !(pattern == "[]" && actual.hasPrefix("[")) {
+                        matches = false
+                        break
+                    }
                 }
                 if matches {
                     used.insert(i)
@@ -88,27 +131,56 @@ public struct PayloadArchiver: Sendable {
             return nil
         }
 
+        /// `.a.b[2]`; a deep path shows its first component and its last ten around a count of the rest.
         static func describe(_ path: [String]) -> String {
-            path.isEmpty ? "." : path.reduce("") { $0 + ($1.hasPrefix("[") ? $1 : "." + $1) }
+            func text(_ c: String) -> String { c.hasPrefix("[") ? c : "." + (c.count <= 100 ? c : String(c.prefix(100)) + "…") }
+            if path.isEmpty { return "." }
+            guard path.count > 11 else { return path.map(text).joined() }
+            return text(path[0]) + "…(\(path.count - 11) more)…" + path.suffix(10).map(text).joined()
         }
 
-        mutating func value(_ payload: PropertyListValue, path: [String]) throws(PayloadError) -> ArchivedValue {
-            if let name = className(at: path) { return try object(payload, className: name, path: path) }
+        var here: String { Self.describe(path) }
+
+        func isNull(_ payload: PropertyListValue) -> Bool {
+            if case .null = payload { return true }
+            if let nullMarker, case .string(let s) = payload, s == nullMarker { return true }
+            return false
+        }
+
+        /// Archives the value at `path + [step]`.
+        mutating func value(_ payload: PropertyListValue, at step: String) throws(PayloadError) -> ArchivedValue {
+            path.append(step)
+            defer { path.removeLast() }
+            return try value(payload)
+        }
+
+        /// Archives the value at `path`.
+        mutating func value(_ payload: PropertyListValue) throws(PayloadError) -> ArchivedValue {
+            guard path.count <= maximumDepth else {
+                throw PayloadError(.tooDeep, "the payload nests deeper than \(maximumDepth) at \(here)")
+            }
+            if let name = className() { return try object(payload, className: name) }
+            if isNull(payload) { return builder.null() }
             switch payload {
-            case .null: return .null
+            case .null: return builder.null()
             case .string(let s): return builder.string(s)
             case .integer, .real, .bool: return builder.number(payload)
             case .date(let d): return builder.date(d)
             case .data(let d): return builder.data(d)
             case .array(let a), .set(let a):
-                var elements: [ArchivedValue] = []
-                for (i, e) in a.enumerated() { elements.append(try value(e, path: path + ["[\(i)]"])) }
-                return builder.array(elements)
+                return builder.array(try elements(a))
             case .dictionary(let d):
-                return try dictionary(d, path: path, mutable: false)
+                return try dictionary(d, mutable: false)
             case .uid, .invalidUTF16String:
-                throw PayloadError(.invalidMapping, "\(payload.typeName) at \(Self.describe(path)) has no archived form")
+                throw PayloadError(.invalidMapping, "\(payload.typeName) at \(here) has no archived form")
             }
+        }
+
+        mutating func elements(_ a: [PropertyListValue]) throws(PayloadError) -> [ArchivedValue] {
+            var elements: [ArchivedValue] = []
+            elements.reserveCapacity(a.count)
+            for (i, e) in a.enumerated() { elements.append(try value(e, at: "[\(i)]")) }
+            return elements
         }
 
         func number(_ v: PropertyListValue?) -> Double? {
@@ -119,8 +191,8 @@ public struct PayloadArchiver: Sendable {
             }
         }
 
-        mutating func object(_ payload: PropertyListValue, className: String, path: [String]) throws(PayloadError) -> ArchivedValue {
-            let where_ = Self.describe(path)
+        mutating func object(_ payload: PropertyListValue, className: String) throws(PayloadError) -> ArchivedValue {
+            let where_ = here
             func wrong(_ needs: String) -> PayloadError {
                 PayloadError(.invalidMapping, "\(className) at \(where_) needs \(needs), not \(payload.typeName == "array" || payload.typeName == "integer" ? "an" : "a") \(payload.typeName)")
             }
@@ -151,6 +223,9 @@ public struct PayloadArchiver: Sendable {
                 if case .data(let d) = payload { return builder.data(d) }
                 guard case .string(let s) = payload, let d = Data(base64Encoded: s) else { throw wrong("data or a base64 string") }
                 return builder.data(d)
+            case "NSNull":
+                guard isNull(payload) else { throw wrong("null") }
+                return builder.null()
             case "NSString":
                 guard case .string(let s) = payload else { throw wrong("a string") }
                 return builder.string(s)
@@ -163,44 +238,46 @@ public struct PayloadArchiver: Sendable {
                 return builder.number(payload)
             case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet":
                 guard let a = payload.arrayValue else { throw wrong("an array") }
-                var elements: [ArchivedValue] = []
-                for (i, e) in a.enumerated() { elements.append(try value(e, path: path + ["[\(i)]"])) }
+                let elements = try self.elements(a)
                 let immutable = className.replacingOccurrences(of: "Mutable", with: "")
                 let chain = className == immutable ? [className, "NSObject"] : [className, immutable, "NSObject"]
                 return builder.object(className, chain: chain, fields: [ArchivedField(key: "NS.objects", value: .array(elements))])
             case "NSDictionary", "NSMutableDictionary":
                 guard case .dictionary(let d) = payload else { throw wrong("an object") }
-                return try dictionary(d, path: path, mutable: className == "NSMutableDictionary")
+                return try dictionary(d, mutable: className == "NSMutableDictionary")
             default:
                 guard case .dictionary(let d) = payload else { throw wrong("an object of its fields") }
                 var fields: [ArchivedField] = []
                 for (k, v) in d {
                     guard case .string(let key) = k else { throw PayloadError(.invalidMapping, "\(className) at \(where_) has a key that is not a string") }
-                    let fieldPath = path + [key]
-                    if self.className(at: fieldPath) == nil {
+                    if self.className(adding: key) == nil {
                         switch v {
                         case .integer, .real, .bool:
                             // encode(_: Int/Double/Bool, forKey:) stores the value in the object itself.
                             fields.append(ArchivedField(key: key, value: .inline(v)))
                             continue
-                        case .null:
-                            continue // a nil optional: encode(_:forKey:) was never called
-                        default: break
+                        default:
+                            // Everything else is an object, null included: NSNull, as
+                            // encode(NSNull(), forKey:) writes it. A nil optional whose
+                            // encode(_:forKey:) was never called is a key the payload lacks.
+                            break
                         }
                     }
-                    fields.append(ArchivedField(key: key, value: try value(v, path: fieldPath)))
+                    fields.append(ArchivedField(key: key, value: try value(v, at: key)))
                 }
                 return builder.object(className, chain: [className, "NSObject"], fields: fields)
             }
         }
 
         /// An NSDictionary (or NSMutableDictionary) of the entries.
-        mutating func dictionary(_ d: PropertyListDictionary, path: [String], mutable: Bool) throws(PayloadError) -> ArchivedValue {
+        mutating func dictionary(_ d: PropertyListDictionary, mutable: Bool) throws(PayloadError) -> ArchivedValue {
             var keys: [ArchivedValue] = []
             var values: [ArchivedValue] = []
+            keys.reserveCapacity(d.count)
+            values.reserveCapacity(d.count)
             for (k, v) in d {
-                keys.append(try value(k, path: path + ["{key}"]))
-                values.append(try value(v, path: path + [k.stringValue ?? "{key}"]))
+                keys.append(try value(k, at: "{key}"))
+                values.append(try value(v, at: k.stringValue ?? "{key}"))
             }
             return builder.dictionary(keys: keys, values: values, mutable: mutable)
         }

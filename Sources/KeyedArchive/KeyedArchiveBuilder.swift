@@ -15,6 +15,7 @@ public struct KeyedArchiveBuilder: Sendable {
     var classes: [String: ArchivedClass] = [:]
     var inlineStrings: [String: Int] = [:]
     var inlineNumbers: [PropertyListValue: Int] = [:]
+    var nullObject: ArchivedValue?
 
     public init() {}
 
@@ -117,9 +118,12 @@ public struct KeyedArchiveBuilder: Sendable {
         return object("NSUUID", fields: [ArchivedField(key: "NS.uuidbytes", value: .inline(.data(bytes)))])
     }
 
-    /// NSNull.
+    /// NSNull: one object however often it is used, as Foundation archives its singleton.
     public mutating func null() -> ArchivedValue {
-        object("NSNull", fields: [])
+        if let nullObject { return nullObject }
+        let made = object("NSNull", fields: [])
+        nullObject = made
+        return made
     }
 
     /// A UIColor as iOS archives an sRGB color: float32 components, their float64 twins, the

@@ -46,6 +46,28 @@ public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable, Custom
         return nil
     }
 
+    /// Whether text that `detect` calls OpenStep may be a JSON document all the same: it starts
+    /// the way a JSON scalar does (`"`, `-`, a digit, `t`, `f` or `n` after any whitespace), or
+    /// it opens an empty object (`{ }`). Only parsing tells whether it is one.
+    static func mayBeJSON(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var bytes = raw[...]
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+            func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+            guard let start = bytes.firstIndex(where: { !isSpace($0) }) else { return false }
+            switch bytes[start] {
+            case UInt8(ascii: "\""), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                return true
+            case UInt8(ascii: "{"):
+                let next = bytes[(start + 1)...].first(where: { !isSpace($0) })
+                return next == UInt8(ascii: "}")
+            default:
+                return false
+            }
+        }
+    }
+
     static func detectText(_ prefix: [UInt8]) -> PropertyListFormat? {
         var i = 0
         // Skip whitespace and comments only at the simplest level; readers report real errors.

@@ -8,16 +8,32 @@ public struct PropertyListReader: Sendable {
         self.options = options
     }
 
-    /// Reads `data`, whose format is detected from its content.
+    /// Reads `data`, whose format is detected from its content, and for text from the name of
+    /// the file it came from.
     ///
+    /// Binary and XML are known by their first bytes. Text is JSON when it opens an array or an
+    /// object with a `"key":`, when the file's extension is `json` (a `.json` file is never read
+    /// as OpenStep, so its errors are JSON's), or when the whole document is a JSON scalar
+    /// (`true`, `42`, `null`, `"a\/b"`) or `{}`: OpenStep would read the scalars as strings, but
+    /// JSON is what writes them (`unarchive --to json` of a string, number or bool root), and an
+    /// empty object means the same in both. Other text is OpenStep.
+    ///
+    /// - Parameter fileExtension: the input file's extension (`json`, `plist`), or nil.
     /// - Returns: the root value and the format it was read from.
     /// - Throws: `PropertyListError` saying what is wrong and where.
-    public func read(_ data: Data) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
+    public func read(_ data: Data, fileExtension: String? = nil) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
         try options.checkInputSize(data.count)
-        guard let format = PropertyListFormat.detect(data) else {
+        let isJSONFile = fileExtension?.lowercased() == "json"
+        guard let detected = PropertyListFormat.detect(data) else {
+            if isJSONFile { return (try read(data, as: .json), .json) }
             throw PropertyListError(.unrecognizedFormat, data.isEmpty ? "empty input" : "not a property list", at: .byteOffset(0))
         }
-        return (try read(data, as: format), format)
+        guard detected == .openStep else { return (try read(data, as: detected), detected) }
+        if isJSONFile { return (try read(data, as: .json), .json) }
+        if PropertyListFormat.mayBeJSON(data), let value = try? JSONPropertyListReader(options: options).read(data) {
+            return (value, .json)
+        }
+        return (try read(data, as: .openStep), .openStep)
     }
 
     /// Reads `data` as the given format.

@@ -11,7 +11,8 @@ extension Archivist {
             abstract: "Build a keyed archive from a JSON or plist payload, with the classes you name.",
             discussion: """
                 Dictionaries become NSDictionary, arrays NSArray, strings NSString, numbers \
-                NSNumber, unless --class names a class for the value at a path: . is the root, \
+                NSNumber, null NSNull (also "$null" in a plist, as PropertyListEncoder writes \
+                nil), unless --class names a class for the value at a path: . is the root, \
                 .a.b a key path, .items[] every element and .items[2] one. UIColor and NSColor \
                 take {red, green, blue, alpha}; NSURL and NSUUID a string; NSDate seconds since \
                 2001; NSData base64; any other class writes an object whose fields are the \
@@ -36,6 +37,9 @@ extension Archivist {
         @Option(name: .shortAndLong, help: "Write here instead of standard output.")
         var output: String?
 
+        @OptionGroup(title: "Input format")
+        var inputFormat: InputFormatOptions
+
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
@@ -51,7 +55,7 @@ extension Archivist {
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
-                let (payload, _) = try input.readPropertyList(reading)
+                let (payload, format) = try input.readPropertyList(reading, as: inputFormat.from)
                 var mapping: [String: String] = [:]
                 for c in classes {
                     let parts = c.split(separator: "=", maxSplits: 1).map(String.init)
@@ -59,7 +63,9 @@ extension Archivist {
                 }
                 let data: Data
                 do {
-                    let archive = try PayloadArchiver(classes: mapping).archive(payload)
+                    let archiver = PayloadArchiver(classes: mapping, nullMarker: PayloadArchiver.nullMarker(for: format),
+                                                   maximumDepth: reading.maximumDepth)
+                    let archive = try archiver.archive(payload)
                     data = try KeyedArchiveWriter().write(archive, format: to == .binary ? .binary : .xml)
                 } catch {
                     throw CommandFailure(file: input.displayName, message: "\(error)")

@@ -27,13 +27,16 @@ extension Archivist {
         @OptionGroup(title: "JSON output")
         var json: JSONOutputOptions
 
+        @OptionGroup(title: "Input format")
+        var inputFormat: InputFormatOptions
+
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
-                let (value, _) = try input.readPropertyList(reading)
+                let (value, _) = try input.readPropertyList(reading, as: inputFormat.from)
                 let data: Data
                 do throws(PropertyListError) {
                     data = try to.write(value, json: json)

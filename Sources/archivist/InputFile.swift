@@ -33,11 +33,15 @@ struct InputFile {
         }
     }
 
-    /// Reads and parses the input as a property list of any format.
-    func readPropertyList(_ options: ReadingOptions) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
+    /// Reads and parses the input as a property list of any format: `format` when given, else
+    /// the one its content and its file's extension say (`PropertyListReader.read(_:fileExtension:)`).
+    func readPropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
         let data = try read(limit: options.maximumInputSize)
         do {
-            return try PropertyListReader(options: options.readOptions).read(data)
+            let reader = PropertyListReader(options: options.readOptions)
+            if let format { return (try reader.read(data, as: format), format) }
+            let fileExtension = path == "-" ? nil : URL(fileURLWithPath: path).pathExtension
+            return try reader.read(data, fileExtension: fileExtension)
         } catch {
             throw CommandFailure(file: displayName, message: error.description)
         }

@@ -23,6 +23,9 @@ extension Archivist {
         @Flag(name: .shortAndLong, help: "Print nothing for valid files.")
         var silent = false
 
+        @OptionGroup(title: "Input format")
+        var inputFormat: InputFormatOptions
+
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
@@ -36,7 +39,7 @@ extension Archivist {
             for path in files {
                 let input = InputFile(path: path)
                 do throws(CommandFailure) {
-                    let (_, detected) = try input.readPropertyList(reading)
+                    let (_, detected) = try input.readPropertyList(reading, as: inputFormat.from)
                     records.append(["file": input.displayName, "valid": true, "format": detected.rawValue])
                     if format == .text && !silent {
                         print("\(input.displayName): OK (\(detected))")

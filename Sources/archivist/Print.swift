@@ -13,12 +13,15 @@ extension Archivist {
         @Argument(help: "The property list to print, or - for standard input.")
         var file: String
 
+        @OptionGroup(title: "Input format")
+        var inputFormat: InputFormatOptions
+
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
-                let (value, _) = try InputFile(path: file).readPropertyList(reading)
+                let (value, _) = try InputFile(path: file).readPropertyList(reading, as: inputFormat.from)
                 // Streamed: the text of a large document is never held whole.
                 PropertyListPrettyPrinter(usesColors: Terminal.colorsEnabled()).write(value) { piece in
                     FileHandle.standardOutput.write(Data(piece))
