@@ -156,10 +156,14 @@ public struct PayloadArchiver: Sendable {
 
         /// Archives the value at `path`.
         mutating func value(_ payload: PropertyListValue) throws(PayloadError) -> ArchivedValue {
-            guard path.count <= maximumDepth else {
-                throw PayloadError(.tooDeep, "the payload nests deeper than \(maximumDepth) at \(here)")
+            let name = className()
+            if name != nil || payload.isCollection {
+                // The root collection is level 1, as the property-list readers count.
+                guard path.count < maximumDepth else {
+                    throw PayloadError(.tooDeep, "the payload nests deeper than \(maximumDepth) at \(here)")
+                }
             }
-            if let name = className() { return try object(payload, className: name) }
+            if let name { return try object(payload, className: name) }
             if isNull(payload) { return builder.null() }
             switch payload {
             case .null: return builder.null()

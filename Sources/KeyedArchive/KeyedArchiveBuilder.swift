@@ -53,8 +53,16 @@ public struct KeyedArchiveBuilder: Sendable {
     }
 
     /// An NSString, stored inline and uniqued.
+    ///
+    /// The string `"$null"` is the exception: inline, unarchivers take it for nil (it is how
+    /// `$objects[0]` spells nil), so it is an NSString object holding it in `NS.string`.
     public mutating func string(_ s: String) -> ArchivedValue {
         if let uid = inlineStrings[s] { return .object(uid: uid) }
+        if s == "$null" {
+            let made = object("NSString", fields: [ArchivedField(key: "NS.string", value: .inline(.string(s)))])
+            if case .object(let uid) = made { inlineStrings[s] = uid }
+            return made
+        }
         objects.append(ArchivedObject(uid: objects.count, archivedClass: nil, fields: [], content: .string(s)))
         raw.append(.string(s))
         inlineStrings[s] = objects.count - 1

@@ -90,7 +90,7 @@ enum FoundationClient {
         return nil
     }
 
-    /// Every `$top` entry of `data` as Foundation decodes it, by key. Named keys are decoded with
+    /// Every `$top` entry of `data` as Foundation decodes it, by key; nil objects are left out. Named keys are decoded with
     /// secure coding and `classes`; unkeyed ones (`$0`, `$1`…), which only `decodeObject()` reads
     /// in order, without it (`crashRisk` has already checked every class against `classes`).
     static func decodeTop(_ data: Data, keys: [String], classes: [AnyClass]) throws -> [String: Any] {
@@ -103,7 +103,7 @@ enum FoundationClient {
             for key in named {
                 let value = unarchiver.decodeObject(of: classes, forKey: key)
                 if let error = unarchiver.error { throw error }
-                out[key] = value ?? NSString(string: "<nil>")
+                if let value { out[key] = value }
             }
         }
         let unkeyed = keys.filter(isUnkeyed).sorted { Int($0.dropFirst()) ?? 0 < Int($1.dropFirst()) ?? 0 }
@@ -114,7 +114,7 @@ enum FoundationClient {
             for key in unkeyed {
                 let value = unarchiver.decodeObject()
                 if let error = unarchiver.error { throw error }
-                out[key] = value ?? NSString(string: "<nil>")
+                if let value { out[key] = value }
             }
         }
         return out
