@@ -6,6 +6,12 @@ extension KeyedArchive {
     /// References must pair up one to one: an object shared in one archive must be shared in the
     /// other, and a cycle must close at the same place. Fields compare by key, whatever their order.
     public func isEquivalent(to other: KeyedArchive) -> Bool {
+        isEquivalent(to: other, renamingClasses: { $0 })
+    }
+
+    /// Whether `other` holds this archive's object graph with its classes renamed by `rename`
+    /// (`KeyedArchiveClassRenamer.renamed(_:)`): what a class rename must leave unchanged.
+    public func isEquivalent(to other: KeyedArchive, renamingClasses rename: (String) -> String) -> Bool {
         var pairing: [Int: Int] = [:]
         var reverse: [Int: Int] = [:]
         var pending: [(Int, Int)] = []
@@ -35,9 +41,9 @@ extension KeyedArchive {
             let a = x < objects.count ? objects[x] : nil
             let b = y < other.objects.count ? other.objects[y] : nil
             guard let a, let b else { return a == nil && b == nil }
-            guard a.archivedClass?.name == b.archivedClass?.name,
-                  a.archivedClass?.chain == b.archivedClass?.chain,
-                  a.archivedClass?.hints == b.archivedClass?.hints,
+            guard a.archivedClass.map({ rename($0.name) }) == b.archivedClass?.name,
+                  a.archivedClass.map({ $0.chain.map(rename) }) == b.archivedClass?.chain,
+                  a.archivedClass.map({ $0.hints.map(rename) }) == b.archivedClass?.hints,
                   a.fields.count == b.fields.count else { return false }
             if a.archivedClass == nil {
                 guard a.content == b.content else { return false }

@@ -11,6 +11,9 @@ public struct KeyedArchiveError: Error, Sendable, Hashable, CustomStringConverti
         case malformed
         /// A configured limit was reached.
         case limitExceeded
+        /// What was asked of the archive cannot be done: a rename to a name that is no class
+        /// name, a format that cannot hold an archive.
+        case invalidRequest
     }
 
     public var code: Code

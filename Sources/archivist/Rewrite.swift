@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import KeyedArchive
+import PropertyList
+
+extension Archivist {
+    /// `archivist rewrite FILE --rename-class OLD=NEW`: a keyed archive with classes renamed,
+    /// everything else kept.
+    struct Rewrite: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rename classes in a keyed archive, or convert it between binary and XML, keeping everything else.",
+            discussion: """
+                After a module or target rename, NSKeyedUnarchiver refuses blobs that name the old \
+                class ("cannot decode object of class OldApp.Color"). rewrite renames it in the \
+                archive's class descriptions ($classname, $classes chains, $classhints) and \
+                leaves every object, UID, $top key and shared reference as it was; it works on \
+                the raw archive and decodes no object. Each OLD must match a class of the archive. \
+                Without --rename-class it only converts (--to binary or xml). The output format \
+                is the input's unless --to says otherwise. \
+                Example: archivist rewrite tint.bplist --rename-class OldApp.Color=NewApp.Color -o tint.bplist
+                """
+        )
+
+        enum Target: String, ExpressibleByArgument, CaseIterable {
+            case binary, xml
+        }
+
+        @Argument(help: "The keyed archive, or - for standard input.")
+        var file: String
+
+        @OptionGroup(title: "Renames")
+        var renaming: ClassRenameOptions
+
+        @Option(help: "The output format: binary or xml (default: the input's).")
+        var to: Target?
+
+        @Option(name: .shortAndLong, help: "Write here instead of standard output (it may be FILE itself).")
+        var output: String?
+
+        @OptionGroup(title: "Reading limits")
+        var reading: ReadingOptions
+
+        func run() throws {
+            try reportingFailures { () throws(CommandFailure) in
+                let input = InputFile(path: file)
+                let renames = try renaming.parsed(file: input.displayName)
+                let data = try input.read(limit: reading.maximumInputSize)
+                let renamer = KeyedArchiveClassRenamer(renames: renames, readOptions: reading.readOptions)
+                let result: KeyedArchiveClassRenamer.Result
+                do throws(KeyedArchiveError) {
+                    result = try renamer.rewrite(data, to: to.map { $0 == .binary ? .binary : .xml })
+                } catch {
+                    throw CommandFailure(file: input.displayName, message: error.description)
+                }
+                if let first = renames.indices.first(where: { !result.report.matched.contains($0) }) {
+                    let names = result.report.classNames.joined(separator: ", ")
+                    throw CommandFailure(file: input.displayName, message: "--rename-class \(renames[first]): no class of the archive is \(renames[first].old) (its classes: \(names.isEmpty ? "none" : names))")
+                }
+                try OutputFile(path: output).write(result.data)
+            }
+        }
+    }
+}
