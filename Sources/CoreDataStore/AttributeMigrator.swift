@@ -32,6 +32,14 @@ public struct AttributeMigrator: Sendable {
     public func migrate(path: String, attribute: String,
                         progress: ((MigrationProgress) -> Void)? = nil) throws(StoreError) -> MigrationResult {
         guard options.batchSize >= 1 else { throw StoreError(.invalidRequest, "the batch size must be at least 1", path: path) }
+        if options.target != .archive, !options.classRenames.isEmpty || !options.archiveClasses.isEmpty {
+            throw StoreError(.invalidRequest, "class renames and class assignments go with the archive target", path: path)
+        }
+        for (classPath, name) in options.archiveClasses.sorted(by: { $0.key < $1.key }) {
+            if let problem = ArchivedClassName.problem(name) {
+                throw StoreError(.invalidRequest, "--class \(classPath)=\(name): \(problem)", path: path)
+            }
+        }
         let queue = try StoreConnection.open(path, writable: !options.dryRun)
         defer { try? queue.close() }
         let schema: StoreSchema = try StoreConnection.sqlite(path) {
@@ -205,10 +213,10 @@ public struct AttributeMigrator: Sendable {
                 switch outcomes[index] {
                 case .converted(let bytes):
                     if let db, let update {
-                        // Text stays text when the new format is text; anything else is a BLOB,
-                        // which is what Core Data hands a transformer as Data.
+                        // Text stays text when the new format is text (JSON, XML); a binary
+                        // plist or archive is a BLOB, which is what Core Data hands a transformer as Data.
                         let isText = if case .string = batch.values[index].storage { true } else { false }
-                        let stored: DatabaseValueConvertible = isText && options.target != .propertyList
+                        let stored: DatabaseValueConvertible = isText && !bytes.starts(with: StoredValueClassifier.bplist)
                             ? String(decoding: bytes, as: UTF8.self) : bytes
                         try update.execute(arguments: [stored, key, batch.guards[index]])
                         guard db.changesCount == 1 else {

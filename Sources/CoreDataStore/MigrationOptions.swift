@@ -13,6 +13,9 @@ public struct MigrationOptions: Sendable {
         case propertyList = "plist"
         /// An XML property list.
         case xml
+        /// A keyed archive: classes renamed in archives (`classRenames`), and JSON or
+        /// property-list payloads archived back (`archiveClasses`), the way back from a migration.
+        case archive
 
         /// The payload conventions the target's decoder expects.
         var payloadTarget: PayloadOptions.Target { self == .json ? .json : .propertyList }
@@ -49,6 +52,11 @@ public struct MigrationOptions: Sendable {
     public var maximumListedFailures: Int
     /// Threads converting each batch (SQLite itself stays on one). Default: the active cores.
     public var parallelism: Int
+    /// With `.archive`: the classes to rename in every archive (`--rename-class OLD=NEW`).
+    public var classRenames: [KeyedArchiveClassRenamer.Rename]
+    /// With `.archive`: the class of the value at each payload path (`--class PATH=CLASS`), as
+    /// `PayloadArchiver` takes them.
+    public var archiveClasses: [String: String]
     /// Stack size for those threads. Nil keeps the system's, which suits the default depth
     /// limit (512); callers that raise `readOptions.maximumDepth` (as the CLI does) must give a
     /// stack to match, as they do for their own thread.
@@ -58,7 +66,8 @@ public struct MigrationOptions: Sendable {
                 select: PayloadPath? = nil, jsonOptions: JSONWriteOptions = JSONWriteOptions(),
                 readOptions: KeyedArchiveReadOptions = .default, dryRun: Bool = false, backup: Backup = .besideStore,
                 batchSize: Int = 5_000, maximumListedFailures: Int = 1_000,
-                parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, workerStackSize: Int? = nil) {
+                parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, workerStackSize: Int? = nil,
+                classRenames: [KeyedArchiveClassRenamer.Rename] = [], archiveClasses: [String: String] = [:]) {
         self.target = target
         self.allowList = allowList
         self.payloadOptions = payloadOptions
@@ -71,5 +80,7 @@ public struct MigrationOptions: Sendable {
         self.maximumListedFailures = maximumListedFailures
         self.parallelism = parallelism
         self.workerStackSize = workerStackSize
+        self.classRenames = classRenames
+        self.archiveClasses = archiveClasses
     }
 }

@@ -3,4 +3,6 @@ public enum MigrationSkipReason: String, Sendable, Hashable, CaseIterable {
     case null
     /// Already in the target format: a previous run converted it (what makes reruns safe).
     case alreadyConverted
+    /// An archive with none of the classes `--rename-class` renames (a rerun finds them all so).
+    case nothingToRename
 }

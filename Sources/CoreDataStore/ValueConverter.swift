@@ -24,6 +24,7 @@ public struct ValueConverter: Sendable {
     let verdicts: ClassVerdictCache
     let mapper: PayloadMapper
     let verifier: PayloadVerifier
+    let renamer: KeyedArchiveClassRenamer
 
     public init(options: MigrationOptions) {
         self.options = options
@@ -35,10 +36,11 @@ public struct ValueConverter: Sendable {
         mapper = PayloadMapper(options: payloadOptions)
         let format: PayloadVerifier.Format = switch options.target {
         case .json: .json(options.jsonOptions)
-        case .propertyList: .binary
+        case .propertyList, .archive: .binary
         case .xml: .xml
         }
         verifier = PayloadVerifier(format: format, readOptions: options.readOptions.propertyList)
+        renamer = KeyedArchiveClassRenamer(renames: options.classRenames, readOptions: options.readOptions.propertyList)
     }
 
     /// The outcome for a value stored as bytes (nil for SQL NULL).
@@ -49,6 +51,7 @@ public struct ValueConverter: Sendable {
 
     /// The outcome for a value already classified.
     public func convert(_ stored: StoredValue) -> Outcome {
+        if options.target == .archive { return convertToArchive(stored) }
         switch stored.kind {
         case .null:
             return .skipped(.null)
@@ -88,8 +91,88 @@ public struct ValueConverter: Sendable {
         return (try? JSONPropertyListReader().read(bytes)) != nil
     }
 
+    /// `.archive`: archives get their classes renamed, payloads are archived.
+    func convertToArchive(_ stored: StoredValue) -> Outcome {
+        func framed(_ outcome: Outcome) -> Outcome {
+            guard case .converted(let bytes) = outcome, stored.framing == .inline else { return outcome }
+            return .converted(ExternalBinaryStorage.framedInline(bytes))
+        }
+        switch stored.kind {
+        case .null:
+            return .skipped(.null)
+        case .keyedArchiveBinary, .keyedArchiveXML:
+            guard let archive = stored.archive else { return .failed(.unreadable, "a keyed archive that was not decoded") }
+            return framed(rename(archive, format: stored.kind == .keyedArchiveXML ? .xml : .binary))
+        case .json, .propertyList:
+            return framed(archive(payloadBytes: stored.payload ?? Data()))
+        case .text where stored.payload.map(Self.isJSONFragment) == true,
+             .other where stored.payload.map(Self.isJSONFragment) == true:
+            // A string, number or bool: `unarchive --to json` writes such a root as a bare JSON value.
+            return framed(archive(payloadBytes: stored.payload ?? Data()))
+        case .externalReference:
+            return .failed(.externalReference, "the value is in the external file \(stored.reference?.description ?? "_EXTERNAL_DATA"); files outside the store are not rewritten")
+        case .unreadable:
+            return .failed(.unreadable, stored.detail ?? "unreadable")
+        case .image, .other, .text, .number:
+            var what = stored.detail ?? stored.kind.label
+            if let payload = stored.payload, stored.kind == .other || stored.kind == .text { what += ", \(payload.count) bytes" }
+            return .failed(.notAnArchive, "neither a keyed archive nor a JSON or property-list payload: \(what)")
+        }
+    }
+
+    /// Renames the classes of `archive` (from its raw property list), writes it in `format`, and
+    /// checks that the new bytes decode to the same objects under the new names.
+    public func rename(_ archive: KeyedArchive, format: PropertyListFormat) -> Outcome {
+        guard !renamer.renames.isEmpty else { return .skipped(.alreadyConverted) }
+        let result: KeyedArchiveClassRenamer.Result
+        do {
+            result = try renamer.rewrite(plist: archive.plist, to: format)
+        } catch {
+            return .failed(.unreadable, error.description)
+        }
+        guard !result.report.changes.isEmpty else { return .skipped(.nothingToRename) }
+        guard let back = try? KeyedArchive(data: result.data, options: options.readOptions),
+              archive.isEquivalent(to: back, renamingClasses: renamer.renamed) else {
+            return .failed(.verificationFailed, "verification failed: the renamed archive does not decode to the same objects")
+        }
+        return .converted(result.data)
+    }
+
+    /// Archives a JSON or property-list payload with `archiveClasses` (and `classRenames`), and
+    /// checks that the bytes decode to exactly the archive meant.
+    public func archive(payloadBytes bytes: Data) -> Outcome {
+        let payload: PropertyListValue
+        let format: PropertyListFormat
+        do {
+            (payload, format) = try PropertyListReader(options: options.readOptions.propertyList).read(bytes)
+        } catch {
+            return .failed(.unreadable, "the payload does not read: \(error.description)")
+        }
+        let archiver = PayloadArchiver(classes: options.archiveClasses, nullMarker: PayloadArchiver.nullMarker(for: format),
+                                       maximumDepth: options.payloadOptions.maximumDepth)
+        let built: KeyedArchive
+        let data: Data
+        do {
+            built = try archiver.archive(payload)
+            data = try KeyedArchiveWriter().write(built)
+        } catch let error as PayloadError {
+            return .failed(.unmappable, error.message)
+        } catch {
+            return .failed(.unrepresentable, "cannot be written as an archive: \(error)")
+        }
+        guard let back = try? KeyedArchive(data: data, options: options.readOptions), built.isEquivalent(to: back) else {
+            return .failed(.verificationFailed, "verification failed: the archive does not decode to the objects written")
+        }
+        guard !renamer.renames.isEmpty else { return .converted(data) }
+        switch rename(back, format: .binary) {
+        case .skipped: return .converted(data)
+        case let renamed: return renamed
+        }
+    }
+
     /// Converts a decoded archive: allow-list, payload, write, verify.
     public func convert(_ archive: KeyedArchive) -> Outcome {
+        if options.target == .archive { return rename(archive, format: .binary) }
         if !verdicts.accepts(archive) {
             // Refused: the full check names the objects, their paths and the classes to add.
             let verdict = checker.check(archive)
@@ -118,6 +201,7 @@ public struct ValueConverter: Sendable {
             case .json: bytes = try JSONPropertyListWriter(options: options.jsonOptions).write(payload)
             case .propertyList: bytes = BinaryPropertyListWriter().write(payload)
             case .xml: bytes = try XMLPropertyListWriter().write(payload)
+            case .archive: return rename(archive, format: .binary)
             }
         } catch {
             return .failed(.unrepresentable, "cannot be written as \(options.target.rawValue): \(error.description)")

@@ -92,15 +92,21 @@ public struct KeyedArchiveClassRenamer: Sendable {
     /// - Throws: `KeyedArchiveError` when the bytes are not a keyed archive, a class reference
     ///   leads nowhere, or the format cannot be written (`.json`, `.openStep`).
     public func rewrite(_ data: Data, to format: PropertyListFormat? = nil) throws(KeyedArchiveError) -> Result {
-        var plist: PropertyListValue
+        let plist: PropertyListValue
         let read: PropertyListFormat
         do {
             (plist, read) = try PropertyListReader(options: readOptions).read(data)
         } catch {
             throw KeyedArchiveError(.propertyList, error.description, underlying: error)
         }
+        return try rewrite(plist: plist, to: format ?? (read == .xml ? .xml : .binary))
+    }
+
+    /// Renames in an archive's property list (`KeyedArchive.plist`) and writes it in `format`,
+    /// read back and compared before it is returned.
+    public func rewrite(plist original: PropertyListValue, to target: PropertyListFormat) throws(KeyedArchiveError) -> Result {
+        var plist = original
         let report = try rename(&plist)
-        let target = format ?? (read == .xml ? .xml : .binary)
         let written: Data
         do {
             switch target {

@@ -28,8 +28,8 @@ extension Archivist {
         @Argument(help: "The payload (JSON or any plist), or - for standard input.")
         var file: String
 
-        @Option(name: .customLong("class"), help: ArgumentHelp("The class of the value at PATH. Repeatable.", valueName: "PATH=CLASS"))
-        var classes: [String] = []
+        @OptionGroup(title: "Classes")
+        var classes: ClassAssignmentOptions
 
         @Option(help: "The archive's format: binary (as NSKeyedArchiver writes) or xml.")
         var to: Target = .binary
@@ -43,27 +43,13 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
-        func validate() throws {
-            for c in classes {
-                let parts = c.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, !parts[1].isEmpty else {
-                    throw ValidationError("--class takes PATH=CLASS, such as .=UIColor or .items[].tint=UIColor (got \"\(c)\")")
-                }
-            }
-        }
-
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
                 let (payload, format) = try input.readPropertyList(reading, as: inputFormat.from)
-                var mapping: [String: String] = [:]
-                for c in classes {
-                    let parts = c.split(separator: "=", maxSplits: 1).map(String.init)
-                    if parts.count == 2 { mapping[parts[0]] = parts[1] }
-                }
                 let data: Data
                 do {
-                    let archiver = PayloadArchiver(classes: mapping, nullMarker: PayloadArchiver.nullMarker(for: format),
+                    let archiver = PayloadArchiver(classes: classes.classes, nullMarker: PayloadArchiver.nullMarker(for: format),
                                                    maximumDepth: reading.maximumDepth)
                     let archive = try archiver.archive(payload)
                     data = try KeyedArchiveWriter().write(archive, format: to == .binary ? .binary : .xml)

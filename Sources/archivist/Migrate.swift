@@ -9,7 +9,7 @@ extension Archivist {
     /// Transformable attribute's archives in place, safely.
     struct Migrate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert one attribute's keyed archives in place to JSON or property-list payloads.",
+            abstract: "Convert one attribute's keyed archives in place to JSON or property-list payloads, or back (--to archive).",
             discussion: """
                 Backs the store up first with SQLite's online backup API (beside the store, or at \
                 --backup; --no-backup skips it), then converts the attribute in batches, each in \
@@ -20,19 +20,23 @@ extension Archivist {
                 values already in the target format are skipped, so a rerun finishes an \
                 interrupted migration. Rows that cannot be converted (damaged, refused, cyclic, \
                 external files, not archives) are left untouched and listed with their Z_PK. \
-                --dry-run opens the store read-only and reports what would happen. Exit status: \
-                0 when no row failed, 1 otherwise.
+                --dry-run opens the store read-only and reports what would happen. \
+                --to archive renames classes in every archive (--rename-class OLD=NEW, as \
+                rewrite does; archives without them are skipped) and archives JSON or plist \
+                payloads back with the classes --class names (as archive does), with the same \
+                backup, batches, verification and Z_OPT. Exit status: 0 when no row failed, 1 otherwise.
                 """
         )
 
         enum Target: String, ExpressibleByArgument, CaseIterable {
-            case json, plist, xml
+            case json, plist, xml, archive
 
             var library: MigrationOptions.Target {
                 switch self {
                 case .json: .json
                 case .plist: .propertyList
                 case .xml: .xml
+                case .archive: .archive
                 }
             }
         }
@@ -43,7 +47,7 @@ extension Archivist {
         @Option(help: ArgumentHelp("The attribute to convert: Entity.attribute (any case), or table.column.", valueName: "Entity.attribute"))
         var attribute: String
 
-        @Option(help: "The new format: json, plist (binary) or xml.")
+        @Option(help: "The new format: json, plist (binary) or xml; or archive, to rename classes in archives (--rename-class) and archive JSON or plist payloads back (--class).")
         var to: Target
 
         @Flag(help: "Report what would change without writing anything (the store is opened read-only).")
@@ -64,6 +68,12 @@ extension Archivist {
         @OptionGroup(title: "Payload")
         var mapping: PayloadMappingOptions
 
+        @OptionGroup(title: "Back to archives (--to archive)")
+        var renaming: ClassRenameOptions
+
+        @OptionGroup(title: "Back to archives (--to archive)")
+        var classes: ClassAssignmentOptions
+
         @OptionGroup(title: "Allowed classes")
         var allow: AllowListOptions
 
@@ -76,6 +86,9 @@ extension Archivist {
         func validate() throws {
             if backup != nil, noBackup { throw ValidationError("--backup and --no-backup contradict each other") }
             if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+            if to != .archive, !renaming.renames.isEmpty || !classes.assignments.isEmpty {
+                throw ValidationError("--rename-class and --class go with --to archive")
+            }
         }
 
         var options: MigrationOptions {
@@ -85,12 +98,16 @@ extension Archivist {
                 payloadOptions: mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth),
                 select: mapping.selectedPath, jsonOptions: json.options, readOptions: reading.archiveReadOptions,
                 dryRun: dryRun, backup: backupChoice, batchSize: batchSize,
-                workerStackSize: reading.workerStackSize)
+                workerStackSize: reading.workerStackSize, archiveClasses: classes.classes)
         }
 
         func run() throws {
             var failed = false
             try reportingFailures { () throws(CommandFailure) in
+                // Bad renames and classes are refused before the store is touched.
+                var options = self.options
+                options.classRenames = try renaming.parsed(file: store)
+                if let problem = classes.problem() { throw CommandFailure(file: store, message: problem) }
                 var bar = ProgressBar(enabled: Terminal.progressEnabled())
                 let result: MigrationResult
                 do throws(StoreError) {

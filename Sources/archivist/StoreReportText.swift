@@ -88,12 +88,18 @@ enum StoreReportText {
         case .json: "JSON"
         case .propertyList: "binary property list"
         case .xml: "XML property list"
+        case .archive: "keyed archive"
         }
         out += "\(file): \(result.location) → \(format)\(result.dryRun ? " (dry run: nothing written)" : "")\n"
         if let backup = result.backupPath { out += "backup: \(backup)\n" }
         let skipped = MigrationSkipReason.allCases.compactMap { reason -> String? in
             guard let n = result.skipped[reason] else { return nil }
-            return "\(reason == .null ? "NULL" : "already \(format)") \(number(n))"
+            let label = switch reason {
+            case .null: "NULL"
+            case .alreadyConverted: "already \(format)"
+            case .nothingToRename: "no class to rename"
+            }
+            return "\(label) \(number(n))"
         }
         let verb = result.dryRun ? "would convert" : "converted"
         var summary = "\(verb) \(number(result.converted)), skipped \(number(result.skippedCount))"
