@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
+        .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
         .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
@@ -20,6 +21,11 @@ let package = Package(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
         .target(
             name: "PropertyList",
@@ -34,8 +40,13 @@ let package = Package(
             dependencies: ["KeyedArchive", "PropertyList"]
         ),
         .target(
+            name: "CoreDataModel",
+            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList", "CZlib", "CLibXML2"]
+        ),
+        .target(
             name: "CoreDataStore",
             dependencies: [
+                "CoreDataModel",
                 "ArchivePayload",
                 "KeyedArchive",
                 "PropertyList",
@@ -48,17 +59,27 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "ArchivePayload",
+                "CoreDataModel",
                 "CoreDataStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Store and model fixtures (the BowTie store, the Palette store with its model cache and
+        // compiled model): used by archivist-fixtures, the benchmark and the tests; in no product.
+        .target(
+            name: "StoreFixtures",
+            dependencies: [
+                "CoreDataModel", "CoreDataStore", "KeyedArchive", "PropertyList", "CZlib",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .executableTarget(
             name: "archivist-bench",
-            dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataStore"]
+            dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures"]
         ),
         .executableTarget(
             name: "archivist-fixtures",
-            dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataStore"]
+            dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataStore", "StoreFixtures"]
         ),
         .testTarget(
             name: "PropertyListTests",
@@ -73,9 +94,15 @@ let package = Package(
             dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList"]
         ),
         .testTarget(
+            name: "CoreDataModelTests",
+            dependencies: ["CoreDataModel", "CoreDataStore", "StoreFixtures", "KeyedArchive", "PropertyList"]
+        ),
+        .testTarget(
             name: "CoreDataStoreTests",
             dependencies: [
                 "CoreDataStore",
+                "CoreDataModel",
+                "StoreFixtures",
                 "ArchivePayload",
                 "KeyedArchive",
                 "PropertyList",
@@ -84,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchivistCLITests",
-            dependencies: ["PropertyList", "CoreDataStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PropertyList", "CoreDataStore", "StoreFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

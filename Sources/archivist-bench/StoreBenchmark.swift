@@ -1,5 +1,6 @@
 import ArchivePayload
 import CoreDataStore
+import StoreFixtures
 import Foundation
 
 /// Times `AttributeMigrator` on a generated BowTie store (UIColor tintColor → JSON) and, when a

@@ -1,4 +1,5 @@
 import CoreDataStore
+import StoreFixtures
 import Foundation
 import GRDB
 

@@ -1,4 +1,5 @@
 @testable import CoreDataStore
+import StoreFixtures
 import Foundation
 import KeyedArchive
 import PropertyList

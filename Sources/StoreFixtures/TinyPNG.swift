@@ -1,8 +1,8 @@
 import Foundation
 
 /// Writes small, valid PNG files: a solid color, stored (uncompressed) deflate.
-enum TinyPNG {
-    static func solid(width: Int, height: Int, red: UInt8, green: UInt8, blue: UInt8) -> Data {
+public enum TinyPNG {
+    public static func solid(width: Int, height: Int, red: UInt8, green: UInt8, blue: UInt8) -> Data {
         var raw: [UInt8] = []
         for _ in 0..<height {
             raw.append(0) // filter: none

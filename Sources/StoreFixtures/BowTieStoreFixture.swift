@@ -1,3 +1,4 @@
+import CoreDataStore
 import Foundation
 import GRDB
 import KeyedArchive
@@ -104,7 +105,7 @@ public struct BowTieStoreFixture: Sendable {
             try? FileManager.default.removeItem(at: support.deletingLastPathComponent())
         }
         var archives = ArchiveCache()
-        try StoreConnection.sqlite(path) {
+        try FixtureSQLite.run(path) {
             let queue = try DatabaseQueue(path: path)
             try queue.writeWithoutTransaction { db in
                 // Core Data turns on incremental auto-vacuum before it creates any table, then WAL.
