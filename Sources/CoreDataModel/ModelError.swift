@@ -32,7 +32,7 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         location.map { "\(message) at \($0)" } ?? message
     }
 
-    func from(_ source: String) -> ModelError {
+    package func from(_ source: String) -> ModelError {
         var copy = self
         if copy.source == nil { copy.source = source }
         return copy

@@ -1,4 +1,5 @@
 import ArchivePayload
+import CoreDataModel
 import Foundation
 import GRDB
 import KeyedArchive
@@ -42,14 +43,21 @@ public struct AttributeMigrator: Sendable {
         }
         let queue = try StoreConnection.open(path, writable: !options.dryRun)
         defer { try? queue.close() }
+        let (modelChoice, modelOptions) = (self.options.model, self.options.modelOptions)
         let schema: StoreSchema = try StoreConnection.sqlite(path) {
-            try queue.read { db in try StoreSchema.read(db, path: path) }
+            try queue.read { db in try StoreSchema.read(db, path: path, model: modelChoice, modelOptions: modelOptions) }
         }
         let location = try schema.locate(attribute, path: path)
+        // The attribute's own transformer decides which classes are read; a list given for it
+        // replaces the defaults.
+        let judgement = TransformerJudgement.judge(location.attribute, given: self.options.transformers, fallback: self.options.allowList)
+        var options = self.options
+        if case .givenClasses = judgement.basis, let list = judgement.allowList { options.allowList = list }
         guard location.table.hasRowID || location.table.keyColumn != "rowid" else {
             throw StoreError(.invalidRequest, "the table has neither Z_PK nor a rowid to name rows by", path: path, table: location.table.name)
         }
         var result = MigrationResult(path: path, location: location, target: options.target, dryRun: options.dryRun)
+        result.judgement = judgement
         if !options.dryRun {
             switch options.backup {
             case .none: break

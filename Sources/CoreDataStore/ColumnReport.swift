@@ -1,4 +1,5 @@
 import ArchivePayload
+import CoreDataModel
 import KeyedArchive
 
 /// What one column (one Core Data attribute) holds.
@@ -7,8 +8,13 @@ public struct ColumnReport: Sendable {
     public var column: StoreColumn
     /// The root entity of the table (Core Data).
     public var entityName: String?
-    /// `BowTie.tintcolor` in a Core Data store, `table.column` otherwise.
+    /// `Group.darkColor` as the model names it; `BowTie.tintcolor` in a Core Data store read
+    /// without a model; `table.column` otherwise.
     public var displayName: String
+    /// The model's attribute, when the store was read with a model.
+    public var attribute: AttributeDescription? { column.attribute }
+    /// Who judged the archives, and by which list: the attribute's own transformer.
+    public var judgement = TransformerJudgement(basis: .noModel, allowList: .transformerDefault)
     public var rowCount: Int = 0
     /// Values by kind.
     public var kinds: [StoredValueKind: Int] = [:]
@@ -61,6 +67,22 @@ public struct ColumnReport: Sendable {
     static func sorted(_ counts: [String: Int]) -> [(name: String, count: Int)] {
         counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
     }
+
+    /// What the rows hold, for `ModelAudit`.
+    public var rows: AttributeRows {
+        AttributeRows(values: rowCount - (kinds[.null] ?? 0), archives: keyedArchiveCount, classes: classes, refused: refused,
+                      suggestedAdditions: suggestedAdditions)
+    }
+
+    /// The classes seen, as the `--transformer` flag that would judge an app-defined
+    /// transformer's column; nil when the column is judged already.
+    public var suggestedTransformerFlag: String? {
+        guard let name = judgement.appTransformer else { return nil }
+        return TransformerJudgement.flag(transformer: name, classes: ModelAudit.topLevelCandidates(classCounts.map(\.name), custom: attribute?.customClassName))
+    }
+
+    /// The override for the list the column was judged by.
+    public var swiftSnippet: String? { judgement.allowList.flatMap { swiftSnippet(allowList: $0) } }
 
     /// The `allowedTopLevelClasses` override that accepts every archive in the column, for a
     /// `NSSecureUnarchiveFromDataTransformer` subclass; nil when nothing is refused.

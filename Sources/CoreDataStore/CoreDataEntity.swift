@@ -12,6 +12,10 @@ public struct CoreDataEntity: Sendable, Hashable {
     /// Core Data stores a whole inheritance tree in its root's table.
     public var table: String
 
+    /// Core Data's persistent-history entities (`TRANSACTION`, `CHANGE`, `TRANSACTIONSTRING`,
+    /// numbered from 16001) live in `A<NAME>` tables, not in the app's model.
+    public var isPersistentHistory: Bool { table.hasPrefix("A") }
+
     public init(id: Int64, name: String, superID: Int64, maximumPrimaryKey: Int64, table: String) {
         self.id = id
         self.name = name

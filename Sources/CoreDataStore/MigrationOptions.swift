@@ -1,4 +1,5 @@
 import ArchivePayload
+import CoreDataModel
 import Foundation
 import KeyedArchive
 import PropertyList
@@ -61,6 +62,13 @@ public struct MigrationOptions: Sendable {
     /// limit (512); callers that raise `readOptions.maximumDepth` (as the CLI does) must give a
     /// stack to match, as they do for their own thread.
     public var workerStackSize: Int?
+    /// The model that names the attribute and its transformer: the store's own by default.
+    public var model: ModelChoice = .storeCache
+    /// The classes of the app's own transformers: when the attribute's transformer is given
+    /// here, its list replaces `allowList`.
+    public var transformers = TransformerAllowLists()
+    /// Limits for reading the model.
+    public var modelOptions: ModelReadOptions = .default
 
     public init(target: Target, allowList: AllowList = .transformerDefault, payloadOptions: PayloadOptions = PayloadOptions(),
                 select: PayloadPath? = nil, jsonOptions: JSONWriteOptions = JSONWriteOptions(),

@@ -1,4 +1,5 @@
 import ArchivePayload
+import CoreDataModel
 import Foundation
 import KeyedArchive
 
@@ -16,9 +17,18 @@ public struct ScanOptions: Sendable {
     /// Stack size for those threads. Nil keeps the system's, which suits the default depth
     /// limit (512); callers that raise `readOptions.maximumDepth` must give a stack to match.
     public var workerStackSize: Int?
+    /// The model attributes are named and judged by: the store's own by default.
+    public var model: ModelChoice = .storeCache
+    /// The classes of the app's own transformers (`--transformer`, `--transformers`).
+    public var transformers = TransformerAllowLists()
+    /// Limits for reading the model.
+    public var modelOptions: ModelReadOptions = .default
 
     public init(allowList: AllowList = .transformerDefault, readOptions: KeyedArchiveReadOptions = .default, maximumExamples: Int = 5,
-                parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, workerStackSize: Int? = nil) {
+                parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, workerStackSize: Int? = nil,
+                model: ModelChoice = .storeCache, transformers: TransformerAllowLists = TransformerAllowLists()) {
+        self.model = model
+        self.transformers = transformers
         self.allowList = allowList
         self.readOptions = readOptions
         self.maximumExamples = maximumExamples

@@ -1,4 +1,5 @@
 import ArchivePayload
+import CoreDataModel
 import Foundation
 import PropertyList
 
@@ -12,8 +13,16 @@ public struct ScanReport: Sendable {
     public var tables: [TableReport]
     /// Core Data's bookkeeping tables, not scanned.
     public var internalTables: [String]
-    /// The allow-list the verdicts were made under.
+    /// The allow-list the verdicts were made under, where no transformer of the model decides.
     public var allowList: AllowList
+    /// The model the store was read with, if any.
+    public var model: LoadedModel?
+    /// Why there is no model, when the store's own was asked for.
+    public var modelProblem: String?
+    /// Core Data's own tables, with what each is.
+    public var coreDataTables: [CoreDataTable] = []
+    /// What does not add up (an entity without its table, an attribute without its column).
+    public var warnings: [String] = []
 
     /// Every scanned column, table by table.
     public var columns: [ColumnReport] { tables.flatMap(\.columns) }

@@ -1,3 +1,5 @@
+import CoreDataModel
+
 /// A column of a table, with what its declared type says about its values.
 public struct StoreColumn: Sendable, Hashable {
     /// SQLite's type affinity for the declared type (https://sqlite.org/datatype3.html §3.1).
@@ -18,6 +20,10 @@ public struct StoreColumn: Sendable, Hashable {
     }
 
     public var name: String
+    /// What the model says the column holds, when a model was read.
+    public var modelRole: StoreColumnRole?
+    /// The model's attribute, for an attribute column.
+    public var attribute: AttributeDescription?
     /// The type as declared: Core Data writes INTEGER, FLOAT, TIMESTAMP, VARCHAR, BLOB, DECIMAL.
     public var declaredType: String
     public var affinity: Affinity
@@ -28,6 +34,11 @@ public struct StoreColumn: Sendable, Hashable {
         self.declaredType = declaredType
         self.affinity = Self.affinity(of: declaredType)
         self.role = role
+    }
+
+    /// The entity and property name the model gives the column (`Group.darkColor`), if any.
+    public var modelName: String? {
+        modelRole.map { "\($0.property.entity).\($0.property.name)" }
     }
 
     /// Whether the declared type is a number or date: such a column holds no documents unless

@@ -1,4 +1,5 @@
 import ArchivePayload
+import CoreDataModel
 import Foundation
 import PropertyList
 
@@ -33,9 +34,19 @@ extension ScanReport {
             e.append(key: "table", value: .string(entity.table))
             return .dictionary(e)
         }))
+        root.append(key: "model", value: model.map(\.summaryJSON) ?? .null)
+        if let modelProblem { root.append(key: "modelProblem", value: .string(modelProblem)) }
         root.append(key: "allowList", value: .array(allowList.classes.map { .string($0) }))
         root.append(key: "tables", value: .array(tables.map { $0.jsonValue(allowList: allowList) }))
         root.append(key: "internalTables", value: .array(internalTables.map { .string($0) }))
+        root.append(key: "coreDataTables", value: .array(coreDataTables.map { table in
+            var t = PropertyListDictionary()
+            t.append(key: "name", value: .string(table.name))
+            t.append(key: "kind", value: .string(table.kind.rawValue))
+            t.append(key: "relationship", value: table.relationship.map { .string($0) } ?? .null)
+            return .dictionary(t)
+        }))
+        root.append(key: "warnings", value: .array(warnings.map { .string($0) }))
         return .dictionary(root)
     }
 }
@@ -47,6 +58,7 @@ extension TableReport {
         d.append(key: "entities", value: .array(entityNames.map { .string($0) }))
         d.append(key: "rows", value: .integer(PropertyListInteger(rowCount)))
         d.append(key: "columns", value: .array(columns.map { $0.jsonValue(allowList: allowList) }))
+        d.append(key: "transientAttributes", value: .array(transientAttributes.map { .string($0) }))
         d.append(key: "plainColumns", value: .array(plainColumns.map { column in
             .dictionary(PropertyListDictionary([(.string("column"), .string(column.name)), (.string("declaredType"), .string(column.declaredType))]))
         }))
@@ -65,6 +77,15 @@ extension ColumnReport {
         d.append(key: "table", value: .string(table))
         d.append(key: "column", value: .string(column.name))
         d.append(key: "declaredType", value: .string(column.declaredType))
+        if let attribute {
+            var m = PropertyListDictionary()
+            m.append(key: "attributeType", value: .string(attribute.attributeType.contentsName))
+            m.append(key: "valueTransformerName", value: attribute.valueTransformerName.map { .string($0) } ?? .null)
+            m.append(key: "customClassName", value: attribute.customClassName.map { .string($0) } ?? .null)
+            d.append(key: "model", value: .dictionary(m))
+        } else {
+            d.append(key: "model", value: .null)
+        }
         d.append(key: "rows", value: .integer(PropertyListInteger(rowCount)))
         d.append(key: "kinds", value: Self.counts(kindCounts.map { ($0.kind.rawValue, $0.count) }))
         d.append(key: "formats", value: Self.counts(formatCounts))
@@ -73,11 +94,16 @@ extension ColumnReport {
         d.append(key: "missingExternalFiles", value: .integer(PropertyListInteger(missingExternalFiles)))
         d.append(key: "classes", value: Self.counts(classCounts))
         var verdict = PropertyListDictionary()
+        verdict.append(key: "judgedBy", value: judgement.judgedBy.map { .string($0) } ?? .null)
+        verdict.append(key: "judged", value: .bool(judgement.isJudged))
+        verdict.append(key: "basis", value: .string(judgement.basisCode))
+        verdict.append(key: "classes", value: judgement.allowList.map { .array($0.classes.map { .string($0) }) } ?? .null)
+        if let flag = suggestedTransformerFlag { verdict.append(key: "judgeWith", value: .string(flag)) }
         verdict.append(key: "accepted", value: .integer(PropertyListInteger(accepted)))
         verdict.append(key: "refused", value: .integer(PropertyListInteger(refused)))
         verdict.append(key: "refusedClasses", value: Self.counts(refusedClassCounts))
         verdict.append(key: "suggestedAdditions", value: .array(suggestedAdditions.map { .string($0) }))
-        if let snippet = swiftSnippet(allowList: allowList) { verdict.append(key: "swiftSnippet", value: .string(snippet)) }
+        if let snippet = swiftSnippet { verdict.append(key: "swiftSnippet", value: .string(snippet)) }
         d.append(key: "allowList", value: .dictionary(verdict))
         d.append(key: "examples", value: .array(examples.map { example in
             .dictionary(PropertyListDictionary([
@@ -112,8 +138,54 @@ extension MigrationResult {
             ]))
         }))
         d.append(key: "suggestedAdditions", value: .array(suggestedAdditions.map { .string($0) }))
+        d.append(key: "judgedBy", value: judgement.judgedBy.map { .string($0) } ?? .null)
+        if let change = modelChange {
+            var c = PropertyListDictionary()
+            c.append(key: "attribute", value: .string(change.attribute))
+            c.append(key: "attributeType", value: .dictionary(PropertyListDictionary([(.string("from"), .string(change.oldType.contentsName)),
+                                                                                      (.string("to"), .string(change.newType.contentsName))])))
+            c.append(key: "removeValueTransformerName", value: change.removedTransformer.map { .string($0) } ?? .null)
+            c.append(key: "removeCustomClassName", value: change.removedCustomClass.map { .string($0) } ?? .null)
+            c.append(key: "codegen", value: .string("archivist codegen \(path) --attribute \(change.attribute)"))
+            d.append(key: "modelChange", value: .dictionary(c))
+        } else {
+            d.append(key: "modelChange", value: .null)
+        }
         d.append(key: "batches", value: .integer(PropertyListInteger(batches)))
         d.append(key: "seconds", value: .real((elapsed * 1000).rounded() / 1000))
         return .dictionary(d)
+    }
+}
+
+extension LoadedModel {
+    /// Where the model came from, for reports.
+    public var summaryJSON: PropertyListValue {
+        var d = PropertyListDictionary()
+        let kind = switch source {
+        case .modelCache: "modelCache"
+        case .compiledModel: "compiledModel"
+        case .sourceModel: "sourceModel"
+        }
+        d.append(key: "source", value: .string(kind))
+        d.append(key: "path", value: .string(source.path))
+        d.append(key: "version", value: source.version.map { .string($0) } ?? .null)
+        d.append(key: "versionMatch", value: versionMatch.map { .string($0.rawValue) } ?? .null)
+        d.append(key: "entities", value: .integer(PropertyListInteger(model.entities.count)))
+        return .dictionary(d)
+    }
+}
+
+extension TransformerJudgement {
+    /// A machine name for the basis: `noModel`, `notTransformable`, `secureDefaults`,
+    /// `insecureTransformer`, `givenClasses`, `appCode`.
+    public var basisCode: String {
+        switch basis {
+        case .noModel: "noModel"
+        case .notTransformable: "notTransformable"
+        case .secureDefaults: "secureDefaults"
+        case .insecureTransformer: "insecureTransformer"
+        case .givenClasses: "givenClasses"
+        case .appCode: "appCode"
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ArchivePayload
+import CoreDataModel
 import Foundation
 import GRDB
 import KeyedArchive
@@ -28,7 +29,7 @@ public struct StoreScanner: Sendable {
         let storeURL = URL(fileURLWithPath: path)
         return try StoreConnection.sqlite(path) {
             try queue.read { db in
-                let schema = try StoreSchema.read(db, path: path)
+                let schema = try StoreSchema.read(db, path: path, model: options.model, modelOptions: options.modelOptions)
                 var tracker = ProgressTracker(report: progress)
                 if progress != nil {
                     for table in schema.tables {
@@ -39,17 +40,24 @@ public struct StoreScanner: Sendable {
                 for table in schema.tables {
                     tables.append(try scan(table, db: db, path: path, storeURL: storeURL, coreData: schema.isCoreData, tracker: &tracker))
                 }
-                return ScanReport(path: path, isCoreData: schema.isCoreData, metadata: schema.metadata, entities: schema.entities,
-                                  tables: tables, internalTables: schema.internalTables, allowList: options.allowList)
+                var report = ScanReport(path: path, isCoreData: schema.isCoreData, metadata: schema.metadata, entities: schema.entities,
+                                        tables: tables, internalTables: schema.internalTables, allowList: options.allowList)
+                report.model = schema.model
+                report.modelProblem = schema.modelProblem
+                report.coreDataTables = schema.coreDataTables
+                report.warnings = schema.warnings
+                return report
             }
         }
     }
 
-    /// Reads the schema only: entities, metadata and tables.
+    /// Reads the schema only: entities, metadata, tables, and the model `options.model` names.
     public func schema(path: String) throws(StoreError) -> StoreSchema {
         let queue = try StoreConnection.open(path, writable: false)
         defer { try? queue.close() }
-        return try StoreConnection.sqlite(path) { try queue.read { db in try StoreSchema.read(db, path: path) } }
+        return try StoreConnection.sqlite(path) {
+            try queue.read { db in try StoreSchema.read(db, path: path, model: options.model, modelOptions: options.modelOptions) }
+        }
     }
 
     /// Counts rows as batches finish and reports them.
@@ -72,18 +80,29 @@ public struct StoreScanner: Sendable {
               tracker: inout ProgressTracker) throws -> TableReport {
         let columns = table.columns.filter { $0.role == .attribute }
         var reports = columns.map { column in
-            ColumnReport(table: table.name, column: column, entityName: table.entityName,
-                         displayName: coreData && table.entityName != nil
-                            ? "\(table.entityName ?? table.name).\(StoreSchema.attributeName(ofColumn: column.name))"
-                            : "\(table.name).\(column.name)")
+            var report = ColumnReport(table: table.name, column: column, entityName: table.entityName,
+                                      displayName: column.modelName ?? (coreData && table.entityName != nil
+                                          ? "\(table.entityName ?? table.name).\(StoreSchema.attributeName(ofColumn: column.name))"
+                                          : "\(table.name).\(column.name)"))
+            report.judgement = TransformerJudgement.judge(column.attribute, given: options.transformers, fallback: options.allowList)
+            return report
         }
         let key = table.hasRowID ? StoreConnection.quote(table.keyColumn == "rowid" ? "rowid" : table.keyColumn) : "NULL"
         let selected = ([key] + columns.map { StoreConnection.quote($0.name) }).joined(separator: ", ")
         let sql = "SELECT \(selected) FROM \(StoreConnection.quote(table.name))"
         let classifier = StoredValueClassifier(readOptions: options.readOptions)
-        let checker = AllowListChecker(allowList: options.allowList)
-        let verdicts = ClassVerdictCache(checker: checker)
-        var refusals: [String: Refusal] = [:]
+        // Each column is judged by its own transformer's list; columns with the same list share
+        // a checker and its verdicts. A column the app's code judges has none.
+        var judges: [AllowList: (checker: AllowListChecker, verdicts: ClassVerdictCache)] = [:]
+        let columnJudges = reports.map { report -> (checker: AllowListChecker, verdicts: ClassVerdictCache)? in
+            guard let list = report.judgement.allowList else { return nil }
+            if let known = judges[list] { return known }
+            let checker = AllowListChecker(allowList: list)
+            let made = (checker, ClassVerdictCache(checker: checker))
+            judges[list] = made
+            return made
+        }
+        var refusals = Array(repeating: [String: Refusal](), count: columns.count)
         var suggestions = Array(repeating: [String: Int](), count: columns.count)
         var rowCount = 0
         @Sendable func classify(_ value: DatabaseValue) -> StoredValue {
@@ -108,7 +127,7 @@ public struct StoreScanner: Sendable {
             for (row, primaryKey) in keys.enumerated() {
                 for index in columns.indices {
                     record(stored[row * columns.count + index], primaryKey: primaryKey, into: &reports[index], suggestions: &suggestions[index],
-                           checker: checker, verdicts: verdicts, refusals: &refusals, storeURL: storeURL)
+                           judge: columnJudges[index], refusals: &refusals[index], storeURL: storeURL)
                 }
             }
             tracker.add(keys.count)
@@ -139,13 +158,14 @@ public struct StoreScanner: Sendable {
             reports[index].suggestedAdditions = ColumnReport.sorted(suggestions[index]).map(\.name)
             let plainKinds: Set<StoredValueKind> = [.null, .number, .text]
             let onlyPlain = reports[index].kinds.keys.allSatisfy(plainKinds.contains)
-            if columns[index].affinity == .blob || !onlyPlain {
+            if columns[index].affinity == .blob || !onlyPlain || columns[index].attribute?.attributeType == .transformable {
                 detailed.append(reports[index])
             } else {
                 plain.append(columns[index])
             }
         }
-        return TableReport(name: table.name, entityNames: table.entities.map(\.name), rowCount: rowCount, columns: detailed, plainColumns: plain)
+        return TableReport(name: table.name, entityNames: table.entities.map(\.name), rowCount: rowCount, columns: detailed, plainColumns: plain,
+                           transientAttributes: table.transientAttributes)
     }
 
     /// What the allow-list said about archives with one set of classes.
@@ -157,7 +177,7 @@ public struct StoreScanner: Sendable {
     }
 
     func record(_ stored: StoredValue, primaryKey: Int64, into report: inout ColumnReport, suggestions: inout [String: Int],
-                checker: AllowListChecker, verdicts: ClassVerdictCache, refusals: inout [String: Refusal], storeURL: URL) {
+                judge: (checker: AllowListChecker, verdicts: ClassVerdictCache)?, refusals: inout [String: Refusal], storeURL: URL) {
         report.kinds[stored.kind, default: 0] += 1
         if stored.framing == .inline { report.inlineFramed += 1 }
         func example(_ message: String) {
@@ -194,6 +214,8 @@ public struct StoreScanner: Sendable {
             for object in archive.decodedObjects where seen.insert(object.readableClassName).inserted {
                 report.classes[object.readableClassName, default: 0] += 1
             }
+            // The app's own transformer judges this column: classes are counted, no verdict.
+            guard let (checker, verdicts) = judge else { break }
             // Most archives pass on classes already judged. A refusal depends only on the set of
             // classes, so the full check runs once per set; its paths are kept for the example.
             guard !verdicts.accepts(archive) else {

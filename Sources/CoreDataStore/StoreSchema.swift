@@ -1,9 +1,15 @@
+import CoreDataModel
 import Foundation
 import GRDB
 import PropertyList
 
 /// The layout of a store: its Core Data entities and metadata when it is a Core Data store, and
 /// the tables whose values are worth scanning.
+///
+/// With a model (the store's own `Z_MODELCACHE` unless told otherwise), tables and columns come
+/// from the model: each column knows the attribute it holds. Core Data's own tables (entity
+/// numbers, metadata, the model cache, many-to-many tables, persistent history) are recognized
+/// and listed as Core Data's, never scanned as the app's.
 public struct StoreSchema: Sendable, Hashable {
     /// Whether the file has `Z_PRIMARYKEY` and `Z_METADATA`, as every Core Data SQLite store does.
     public var isCoreData: Bool
@@ -14,6 +20,15 @@ public struct StoreSchema: Sendable, Hashable {
     public var tables: [StoreTable]
     /// Core Data's own bookkeeping tables, listed but not scanned.
     public var internalTables: [String]
+    /// The same tables, with what each is.
+    public var coreDataTables: [CoreDataTable] = []
+    /// The model the tables and columns were read with, if any.
+    public var model: LoadedModel?
+    /// Why there is no model, when one was asked for: no `Z_MODELCACHE`, or one that does not read.
+    public var modelProblem: String?
+    /// What does not add up but does not stop a scan: an entity without its table, a stored
+    /// attribute without its column.
+    public var warnings: [String] = []
 
     public init(isCoreData: Bool, metadata: StoreMetadata?, entities: [CoreDataEntity], tables: [StoreTable], internalTables: [String]) {
         self.isCoreData = isCoreData
@@ -24,10 +39,13 @@ public struct StoreSchema: Sendable, Hashable {
     }
 
     /// Tables Core Data keeps for itself: no attribute values live there.
-    static let coreDataInternalTables: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
+    static let coreDataInternalTables: [String: CoreDataTable.Kind] = [
+        "Z_PRIMARYKEY": .primaryKeys, "Z_METADATA": .metadata, "Z_MODELCACHE": .modelCache,
+    ]
 
-    /// Reads the schema of an open store.
-    static func read(_ db: Database, path: String) throws(StoreError) -> StoreSchema {
+    /// Reads the schema of an open store, with the model `choice` names.
+    static func read(_ db: Database, path: String, model choice: ModelChoice = .none,
+                     modelOptions: ModelReadOptions = .default) throws(StoreError) -> StoreSchema {
         let names: [String] = try StoreConnection.sqlite(path) {
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
         }
@@ -38,26 +56,142 @@ public struct StoreSchema: Sendable, Hashable {
             return StoreSchema(isCoreData: false, metadata: nil, entities: [], tables: tables, internalTables: [])
         }
         let metadata = try readMetadata(db, path: path)
-        let entities = try readEntities(db, path: path)
-        var tables: [StoreTable] = []
-        var bookkeeping: [String] = []
+        var entities = try readEntities(db, path: path)
         let tableNames = Set(names)
+        // Persistent history: entities numbered from 16001 whose rows are in A<NAME>.
+        for index in entities.indices where !tableNames.contains(entities[index].table) && tableNames.contains("A" + entities[index].name.uppercased()) {
+            entities[index].table = "A" + entities[index].name.uppercased()
+        }
+        var loaded: LoadedModel?
+        var modelProblem: String?
+        switch choice {
+        case .none: break
+        case .storeCache:
+            do {
+                if let model = try readModelCache(db, path: path, tables: tableNames, options: modelOptions) {
+                    loaded = model
+                } else {
+                    modelProblem = "the store has no Z_MODELCACHE"
+                }
+            } catch {
+                modelProblem = "Z_MODELCACHE does not read: \(error.description)"
+            }
+        case .file(let modelPath):
+            do throws(ModelError) {
+                loaded = try loadModelFile(modelPath, hashes: metadata?.modelVersionHashes, options: modelOptions)
+            } catch {
+                throw StoreError(.invalidRequest, "the model \(modelPath) does not read: \(error.description)", path: path)
+            }
+        }
+        if var model = loaded {
+            // Columns are numbered in Z_ENT order: the store's, where it has one.
+            model.model = model.model.laidOut(entityOrder: entities.filter { !$0.isPersistentHistory }.map(\.name))
+            loaded = model
+        }
+        var schema = StoreSchema(isCoreData: true, metadata: metadata, entities: entities, tables: [], internalTables: [])
+        schema.model = loaded
+        schema.modelProblem = modelProblem
         var tableOfEntity: [String: [CoreDataEntity]] = [:]
         for entity in entities { tableOfEntity[entity.table, default: []].append(entity) }
+        let joinTables = Dictionary((loaded?.model.joinTables ?? []).map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for name in names {
-            if coreDataInternalTables.contains(name) || isJoinTable(name) {
-                bookkeeping.append(name)
+            if let kind = coreDataInternalTables[name] {
+                schema.coreDataTables.append(CoreDataTable(name: name, kind: kind))
+                continue
+            }
+            if isJoinTable(name) {
+                let join = joinTables[name].map { "\($0.relationship.entity).\($0.relationship.name) ↔ \($0.inverse.entity).\($0.inverse.name)" }
+                schema.coreDataTables.append(CoreDataTable(name: name, kind: .joinTable, relationship: join))
+                continue
+            }
+            if let members = tableOfEntity[name], members.allSatisfy(\.isPersistentHistory) {
+                schema.coreDataTables.append(CoreDataTable(name: name, kind: .persistentHistory))
                 continue
             }
             var table = try readTable(db, name: name, path: path, coreData: tableOfEntity[name] != nil)
             table.entities = tableOfEntity[name] ?? []
-            tables.append(table)
+            if let model = loaded?.model, let layout = model.table(named: name) {
+                table.apply(layout, model: model)
+            }
+            schema.tables.append(table)
         }
-        // An entity whose table is missing is a damaged store; say so rather than guess.
-        for (table, members) in tableOfEntity where !tableNames.contains(table) {
-            throw StoreError(.malformedSchema, "Z_PRIMARYKEY lists entity \(members[0].name), but its table \(table) does not exist", path: path)
+        schema.internalTables = schema.coreDataTables.map(\.name)
+        // An entity whose table is missing is worth a warning, not a refusal of the whole store.
+        for (table, members) in tableOfEntity.sorted(by: { $0.key < $1.key }) where !tableNames.contains(table) {
+            schema.warnings.append("Z_PRIMARYKEY lists entity \(members[0].name), but its table \(table) does not exist")
         }
-        return StoreSchema(isCoreData: true, metadata: metadata, entities: entities, tables: tables, internalTables: bookkeeping)
+        if let model = loaded?.model { schema.warnings += schema.disagreements(with: model) }
+        return schema
+    }
+
+    /// What the model lays out that the store does not have.
+    func disagreements(with model: ManagedObjectModel) -> [String] {
+        var out: [String] = []
+        let known = Set(tables.map(\.name))
+        for layout in model.tables {
+            guard known.contains(layout.name) else {
+                out.append("the model's table \(layout.name) (\(layout.entities.joined(separator: ", "))) is not in the store")
+                continue
+            }
+            guard let table = tables.first(where: { $0.name == layout.name }) else { continue }
+            for (column, role) in layout.columns where table.column(named: column) == nil {
+                if case .attribute(let entity, let name) = role {
+                    out.append("the model's attribute \(entity).\(name) has no column \(column) in \(layout.name)")
+                }
+            }
+        }
+        return out
+    }
+
+    /// The model in `Z_MODELCACHE`, or nil when the store has none.
+    static func readModelCache(_ db: Database, path: String, tables: Set<String>, options: ModelReadOptions) throws(ModelError) -> LoadedModel? {
+        guard tables.contains("Z_MODELCACHE") else { return nil }
+        let bytes: Data?
+        do {
+            bytes = try Data.fetchOne(db, sql: "SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
+        } catch {
+            throw ModelError(.cannotRead, StoreConnection.describe(error), source: "Z_MODELCACHE")
+        }
+        guard let bytes, !bytes.isEmpty else { return nil }
+        let model = try ModelReader(options: options).read(modelCache: bytes)
+        return LoadedModel(model: model, source: .modelCache(store: path))
+    }
+
+    /// A model file, or another store's `Z_MODELCACHE`.
+    static func loadModelFile(_ path: String, hashes: [String: Data]?, options: ModelReadOptions) throws(ModelError) -> LoadedModel {
+        if isSQLiteFile(path) {
+            let result: Result<LoadedModel?, ModelError>
+            do {
+                let queue = try StoreConnection.open(path, writable: false)
+                defer { try? queue.close() }
+                result = try StoreConnection.sqlite(path) {
+                    try queue.read { db in
+                        let names = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+                        do throws(ModelError) {
+                            return .success(try readModelCache(db, path: path, tables: names, options: options))
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+            } catch {
+                throw ModelError(.cannotRead, error.description, source: path)
+            }
+            switch result {
+            case .success(let loaded?): return loaded
+            case .success(nil): throw ModelError(.notAModel, "the store has no Z_MODELCACHE", source: path)
+            case .failure(let error): throw error.from(path)
+            }
+        }
+        return try ModelReader(options: options).read(path: path, storeHashes: hashes)
+    }
+
+    /// Whether the file at `path` starts with SQLite's header.
+    static func isSQLiteFile(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: StoreConnection.header.count) else { return false }
+        return Array(head) == StoreConnection.header
     }
 
     /// Many-to-many relationship tables are named `Z_<n><NAME>`: keys only.
@@ -155,6 +289,10 @@ extension StoreSchema {
             throw StoreError(.invalidRequest, "name the attribute as Entity.attribute (or table.column), not \"\(name)\"", path: path)
         }
         let (first, second) = (parts[0], parts[1])
+        if let model = model?.model, let modelEntity = model.entity(named: first),
+           let entity = entities.first(where: { $0.name == modelEntity.name }) {
+            return try locate(second, of: modelEntity, entity: entity, model: model, path: path)
+        }
         if let entity = entities.first(where: { $0.name.caseInsensitiveCompare(first) == .orderedSame }) {
             guard let table = tables.first(where: { $0.name == entity.table }) else {
                 throw StoreError(.notFound, "entity \(entity.name) has no table \(entity.table)", path: path)
@@ -181,6 +319,28 @@ extension StoreSchema {
         }
         let known = isCoreData ? entities.map(\.name) : tables.map(\.name)
         throw StoreError(.notFound, "no \(isCoreData ? "entity" : "table") named \(first); the store has: \(known.joined(separator: ", "))", path: path)
+    }
+
+    /// Finds an attribute the way the model names it (its own case, or any case), inherited
+    /// attributes included, in the column the model gives it.
+    func locate(_ name: String, of modelEntity: EntityDescription, entity: CoreDataEntity, model: ManagedObjectModel,
+                path: String?) throws(StoreError) -> AttributeLocation {
+        guard let (declaring, attribute) = model.attribute(name, of: modelEntity.name) else {
+            let known = model.allAttributes(of: modelEntity.name).map(\.name)
+            throw StoreError(.notFound, "entity \(modelEntity.name) has no attribute \(name) in the model; it has: \(known.joined(separator: ", "))", path: path)
+        }
+        guard let columnName = attribute.column else {
+            throw StoreError(.invalidRequest, "\(declaring.name).\(attribute.name) is transient: it is never stored, so there is nothing to read", path: path)
+        }
+        guard let table = tables.first(where: { $0.name == modelEntity.table }), let column = table.column(named: columnName) else {
+            throw StoreError(.notFound, "the model stores \(declaring.name).\(attribute.name) in \(modelEntity.table).\(columnName), which the store does not have", path: path)
+        }
+        let family = descendants(of: entity.id)
+        let sharesTable = entities.contains { $0.table == entity.table && !family.contains($0.id) }
+        var location = AttributeLocation(table: table, column: column, entity: entity, entityIDs: sharesTable ? family : nil)
+        location.attribute = attribute
+        location.attributeName = "\(modelEntity.name).\(attribute.name)"
+        return location
     }
 
     /// An entity and every entity below it, as `Z_ENT` values.

@@ -9,4 +9,16 @@ public struct TableReport: Sendable {
     public var columns: [ColumnReport]
     /// Columns holding only numbers, dates, plain text or NULL, listed but not detailed.
     public var plainColumns: [StoreColumn]
+    /// The model's transient attributes of these entities: never stored, so not missing.
+    public var transientAttributes: [String] = []
+
+    public init(name: String, entityNames: [String], rowCount: Int, columns: [ColumnReport], plainColumns: [StoreColumn],
+                transientAttributes: [String] = []) {
+        self.name = name
+        self.entityNames = entityNames
+        self.rowCount = rowCount
+        self.columns = columns
+        self.plainColumns = plainColumns
+        self.transientAttributes = transientAttributes
+    }
 }
