@@ -13,7 +13,7 @@ struct Archivist: ParsableCommand {
             failed check, 64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [Print.self, Lint.self, Convert.self, Inspect.self, Check.self, Unarchive.self, Archive.self, Rewrite.self, Scan.self, Migrate.self]
+        subcommands: [Print.self, Lint.self, Convert.self, Inspect.self, Check.self, Unarchive.self, Archive.self, Rewrite.self, Scan.self, Migrate.self, Model.self]
     )
 
     /// The deepest nesting the CLI reads by default. Deeper than the library's 512 (CF's cap)

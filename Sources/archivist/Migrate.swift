@@ -1,5 +1,6 @@
 import ArchivePayload
 import ArgumentParser
+import CoreDataModel
 import CoreDataStore
 import Foundation
 import PropertyList
@@ -18,7 +19,10 @@ extension Archivist {
                 plus --allow), mapped as `unarchive` maps it, written, read back and compared \
                 before the row is updated; Z_OPT is incremented on every changed row. NULLs and \
                 values already in the target format are skipped, so a rerun finishes an \
-                interrupted migration. Rows that cannot be converted (damaged, refused, cyclic, \
+                interrupted migration. With the store's model (or --model), Entity.attribute is \
+                the model's name and an app-defined transformer given with --transformer judges \
+                its archives; afterwards the model change the app needs is printed. Rows that \
+                cannot be converted (damaged, refused, cyclic, \
                 external files, not archives) are left untouched and listed with their Z_PK. \
                 --dry-run opens the store read-only and reports what would happen. \
                 --to archive renames classes in every archive (--rename-class OLD=NEW, as \
@@ -77,6 +81,9 @@ extension Archivist {
         @OptionGroup(title: "Allowed classes")
         var allow: AllowListOptions
 
+        @OptionGroup(title: "Model")
+        var model: ModelOptions
+
         @OptionGroup(title: "JSON output")
         var json: JSONOutputOptions
 
@@ -108,6 +115,8 @@ extension Archivist {
                 var options = self.options
                 options.classRenames = try renaming.parsed(file: store)
                 if let problem = classes.problem() { throw CommandFailure(file: store, message: problem) }
+                options.model = model.choice
+                options.transformers = try model.transformerLists()
                 var bar = ProgressBar(enabled: Terminal.progressEnabled())
                 let result: MigrationResult
                 do throws(StoreError) {

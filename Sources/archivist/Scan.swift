@@ -1,5 +1,6 @@
 import ArchivePayload
 import ArgumentParser
+import CoreDataModel
 import CoreDataStore
 import Foundation
 import PropertyList
@@ -16,9 +17,14 @@ extension Archivist {
                 references (Core Data's 0x02 header naming a file in .<store>_SUPPORT/_EXTERNAL_DATA), \
                 unreadable values, other bytes and NULL. For archives it lists the classes seen \
                 (values containing each) and the verdict of NSSecureUnarchiveFromDataTransformer's \
-                default allow-list plus any --allow, with the classes to add. BLOB columns are \
-                always detailed; columns declared as numbers, dates or text are listed in one \
-                line unless they hold a document. Exit status: 0, or 1 when the store cannot be read.
+                default allow-list plus any --allow, with the classes to add. With the store's \
+                model (its Z_MODELCACHE, or --model), attributes are named as the model names \
+                them and each Transformable column is judged by its own transformer: \
+                NSSecureUnarchiveFromData by its default list, an app-defined transformer by the \
+                classes given with --transformer (otherwise its code judges, and the flag that \
+                would judge it is shown). BLOB and Transformable columns are always detailed; \
+                columns declared as numbers, dates or text are listed in one line unless they \
+                hold a document. Exit status: 0, or 1 when the store cannot be read.
                 """
         )
 
@@ -31,13 +37,17 @@ extension Archivist {
         @OptionGroup(title: "Allowed classes")
         var allow: AllowListOptions
 
+        @OptionGroup(title: "Model")
+        var model: ModelOptions
+
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let scanner = StoreScanner(options: ScanOptions(allowList: allow.allowList, readOptions: reading.archiveReadOptions,
-                                                                workerStackSize: reading.workerStackSize))
+                                                                workerStackSize: reading.workerStackSize, model: model.choice,
+                                                                transformers: try model.transformerLists()))
                 let report: ScanReport
                 var bar = ProgressBar(enabled: Terminal.progressEnabled())
                 do throws(StoreError) {

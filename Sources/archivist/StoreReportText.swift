@@ -1,4 +1,5 @@
 import ArchivePayload
+import CoreDataModel
 import CoreDataStore
 import Foundation
 import KeyedArchive
@@ -24,9 +25,17 @@ enum StoreReportText {
             var line = "\(file): Core Data store"
             if let type = report.metadata?.storeType { line += " (\(type))" }
             if let uuid = report.metadata?.storeUUID { line += ", store UUID \(uuid)" }
-            let names = report.entities.map(\.name)
+            let names = report.entities.filter { !$0.isPersistentHistory }.map(\.name)
             line += ", \(names.count) \(names.count == 1 ? "entity" : "entities"): \(names.joined(separator: ", "))"
             out += line + "\n"
+            if let model = report.model {
+                var modelLine = "  model: \(model.source)"
+                if case .modelCache = model.source {} else { modelLine += " (\(model.source.path))" }
+                if model.versionMatch == .matchesStore { modelLine += ", whose entity hashes equal the store's" }
+                out += modelLine + "\n"
+            } else if let problem = report.modelProblem {
+                out += colors.dim("  model: none (\(problem)); attributes named from the columns") + "\n"
+            }
             if let metadata = report.metadata, !metadata.modelVersionHashes.isEmpty {
                 out += colors.dim("  model version hashes (v\(metadata.modelVersionHashesVersion.map(String.init) ?? "?")): \(metadata.hashedEntityNames.joined(separator: ", "))") + "\n"
             }
@@ -39,21 +48,40 @@ enum StoreReportText {
             for column in table.columns { out += render(column, allowList: report.allowList, colors: colors) }
             if !table.plainColumns.isEmpty {
                 let names = table.plainColumns.map { column in
-                    let name = table.entityNames.isEmpty ? column.name : StoreSchema.attributeName(ofColumn: column.name)
+                    let name = column.modelRole.map(plainName) ?? (table.entityNames.isEmpty ? column.name : StoreSchema.attributeName(ofColumn: column.name))
                     return "\(name) (\(column.declaredType.isEmpty ? "untyped" : column.declaredType))"
                 }
                 out += "  plain columns: \(names.joined(separator: ", "))\n"
             }
+            if !table.transientAttributes.isEmpty {
+                out += colors.dim("  transient (never stored): \(table.transientAttributes.joined(separator: ", "))") + "\n"
+            }
         }
-        if !report.internalTables.isEmpty {
-            out += colors.dim("\nCore Data tables not scanned: \(report.internalTables.joined(separator: ", "))") + "\n"
+        if !report.coreDataTables.isEmpty {
+            let listed = report.coreDataTables.map { table in
+                table.kind == .joinTable && table.relationship == nil ? table.name : "\(table.name) (\(table.label))"
+            }
+            out += colors.dim("\nCore Data's own tables, not scanned: \(listed.joined(separator: ", "))") + "\n"
+        }
+        for warning in report.warnings {
+            out += colors.bad("warning: \(warning)") + "\n"
         }
         return out
     }
 
     static func render(_ column: ColumnReport, allowList: AllowList, colors: Palette) -> String {
         var out = "  \(column.displayName) (\(column.column.name), \(column.column.declaredType.isEmpty ? "untyped" : column.column.declaredType))\n"
-        out += "    kinds: \(list(column.kindCounts.map { ($0.kind.label, $0.count) }))\n"
+        if let attribute = column.attribute {
+            var line = "    model: \(attribute.attributeType.xcodeName)"
+            if attribute.attributeType == .transformable {
+                line += ", transformer \(attribute.valueTransformerName ?? "none (Core Data's insecure NSKeyedUnarchiveFromData)")"
+            } else if let name = attribute.valueTransformerName {
+                line += ", transformer \(name)"
+            }
+            if let custom = attribute.customClassName { line += ", custom class \(custom)" }
+            out += line + "\n"
+        }
+        out += "    kinds: \(column.rowCount == 0 ? "no rows" : list(column.kindCounts.map { ($0.kind.label, $0.count) }))\n"
         if !column.formats.isEmpty { out += "    formats: \(list(column.formatCounts))\n" }
         let external = column.kinds[.externalReference] ?? 0
         if column.inlineFramed > 0 || external > 0 {
@@ -62,15 +90,18 @@ enum StoreReportText {
             out += line + "\n"
         }
         if !column.classes.isEmpty { out += "    classes: \(list(column.classCounts))\n" }
-        if column.keyedArchiveCount > 0 {
+        if column.keyedArchiveCount > 0, let appTransformer = column.judgement.appTransformer {
+            out += "    judged by the app's own transformer \(appTransformer), not here\n"
+            if let flag = column.suggestedTransformerFlag { out += "    to judge it here: \(flag)\n" }
+        } else if column.keyedArchiveCount > 0, let allowList = column.judgement.allowList {
             let accepted = colors.good("\(number(column.accepted)) accepted")
             let refused = column.refused > 0 ? colors.bad("\(number(column.refused)) refused") : "0 refused"
-            var line = "    allow-list (\(allowList == .transformerDefault ? "transformer defaults" : allowList.classes.joined(separator: ", "))): \(accepted), \(refused)"
+            var line = "    allow-list (\(judgedBy(column.judgement, allowList: allowList))): \(accepted), \(refused)"
             if !column.refusedClasses.isEmpty { line += " (\(list(column.refusedClassCounts)))" }
             out += line + "\n"
             if !column.suggestedAdditions.isEmpty {
                 out += "    accept with: \(column.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " "))\n"
-                if let snippet = column.swiftSnippet(allowList: allowList) {
+                if let snippet = column.swiftSnippet {
                     out += snippet.split(separator: "\n").map { "      \($0)\n" }.joined()
                 }
             }
@@ -79,6 +110,29 @@ enum StoreReportText {
             out += colors.dim("    Z_PK \(example.primaryKey): \(example.message)") + "\n"
         }
         return out
+    }
+
+    /// A column the model lays out, named by what it holds.
+    static func plainName(_ role: StoreColumnRole) -> String {
+        switch role {
+        case .attribute(_, let name), .toOne(_, let name): name
+        case .toOneEntity(_, let name): "\(name)'s entity"
+        case .toManyKey(let entity, let name): "\(entity).\(name)'s key"
+        case .orderKey(let entity, let name): "\(entity).\(name)'s order"
+        }
+    }
+
+    /// Whose list a column was judged by, in words.
+    static func judgedBy(_ judgement: TransformerJudgement, allowList: AllowList) -> String {
+        let list = allowList == .transformerDefault ? "defaults" : allowList.classes.joined(separator: ", ")
+        switch judgement.basis {
+        case .noModel, .notTransformable: return allowList == .transformerDefault ? "transformer defaults" : allowList.classes.joined(separator: ", ")
+        case .secureDefaults: return "NSSecureUnarchiveFromData: \(list)"
+        case .insecureTransformer(let name):
+            return "\(name) reads any class; as NSSecureUnarchiveFromData would judge it: \(list)"
+        case .givenClasses(let name): return "\(name): \(allowList.classes.joined(separator: ", "))"
+        case .appCode(let name): return name
+        }
     }
 
     static func render(_ result: MigrationResult, colors: Palette) -> String {
@@ -118,7 +172,16 @@ enum StoreReportText {
             }
         }
         if !result.suggestedAdditions.isEmpty {
-            out += "to convert the refused rows, rerun with: \(result.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " "))\n"
+            if case .givenClasses(let name) = result.judgement.basis {
+                let classes = (result.judgement.allowList?.classes ?? []) + result.suggestedAdditions
+                out += "to convert the refused rows, rerun with: --transformer \(name)=\(classes.joined(separator: ","))\n"
+            } else {
+                out += "to convert the refused rows, rerun with: \(result.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " "))\n"
+            }
+        }
+        if let change = result.modelChange {
+            out += "model change the app needs: \(change.sentence)\n"
+            out += "the Codable type that decodes the new values: archivist codegen \(result.path) --attribute \(change.attribute)\n"
         }
         return out
     }

@@ -1,0 +1,146 @@
+import ArchivePayload
+import ArgumentParser
+import CoreDataModel
+import CoreDataStore
+import Foundation
+import PropertyList
+
+extension Archivist {
+    /// `archivist model PATH [--audit]`: the app's Core Data model, and the insecure-transformer audit.
+    struct Model: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show an app's Core Data model, and audit its Transformable attributes.",
+            discussion: """
+                PATH is a Core Data store (its Z_MODELCACHE), a compiled .mom or .momd, a source \\
+                .xcdatamodeld or .xcdatamodel (or its contents file). Entities, attributes (with \\
+                Xcode's type names, transformer, custom class and column) and relationships are \\
+                listed; --format json uses the contents file's vocabulary. A .momd picks the \\
+                version whose entity hashes equal --store's NSStoreModelVersionHashes, else its \\
+                current version. --audit lists every stored Transformable attribute Core Data warns \\
+                about (no transformer, NSKeyedUnarchiveFromData) or refuses (NSSecureUnarchiveFromData \\
+                with classes outside its default list), each with the NSSecureUnarchiveFromDataTransformer \\
+                subclass and exact allowedTopLevelClasses that fix it, from the classes the store's \\
+                rows hold. Exit status: 0; 1 when the model cannot be read or the audit finds anything.
+                """
+        )
+
+        @Argument(help: "A store, .mom, .momd, .xcdatamodeld, .xcdatamodel or contents file.")
+        var path: String
+
+        @Option(help: "Output format: text, or json for machines.")
+        var format: ReportFormat = .text
+
+        @Flag(help: "List the Transformable attributes Core Data warns about or refuses, with the transformer that fixes each; exit 1 when any is found.")
+        var audit = false
+
+        @Option(help: ArgumentHelp("The store the model belongs to, when PATH is a model file: picks the .momd version by its hashes, and --audit reads its rows.", valueName: "STORE"))
+        var store: String?
+
+        @Option(name: .customLong("transformer"), help: ArgumentHelp("The classes an app-defined transformer allows, so --audit judges its attribute. Repeatable.", valueName: "NAME=CLASS[,CLASS…]"))
+        var transformers: [String] = []
+
+        @Option(name: .customLong("transformers"), help: ArgumentHelp("A JSON file of transformer name → classes.", valueName: "FILE"))
+        var transformersFile: String?
+
+        @OptionGroup(title: "Allowed classes")
+        var allow: AllowListOptions
+
+        @OptionGroup(title: "Reading limits")
+        var reading: ReadingOptions
+
+        var modelOptions: ModelOptions {
+            var options = ModelOptions()
+            options.transformers = transformers
+            options.transformersFile = transformersFile
+            return options
+        }
+
+        func run() throws {
+            var failed = false
+            try reportingFailures { () throws(CommandFailure) in
+                let given = try modelOptions.transformerLists()
+                let isStore = Self.isSQLite(path)
+                guard !(isStore && store != nil) else {
+                    throw CommandFailure(file: path, message: "is a store already; --store pairs a model file with its store")
+                }
+                let storePath = isStore ? path : store
+                var loaded: LoadedModel
+                var audit: ModelAudit?
+                var rowsRead = false
+                if let storePath {
+                    let scanner = StoreScanner(options: ScanOptions(
+                        allowList: allow.allowList, readOptions: reading.archiveReadOptions, workerStackSize: reading.workerStackSize,
+                        model: isStore ? .storeCache : .file(path), transformers: given))
+                    if self.audit {
+                        var bar = ProgressBar(enabled: Terminal.progressEnabled())
+                        let result: StoreAudit
+                        do throws(StoreError) {
+                            result = try scanner.audit(path: storePath, progress: bar.enabled ? { bar.update($0) } : nil)
+                        } catch {
+                            bar.finish()
+                            throw CommandFailure(file: storePath, message: error.description)
+                        }
+                        bar.finish()
+                        guard let model = result.report.model else {
+                            throw CommandFailure(file: path, message: result.report.modelProblem ?? "no model")
+                        }
+                        loaded = model
+                        audit = result.audit
+                        rowsRead = true
+                    } else {
+                        let schema: StoreSchema
+                        do throws(StoreError) {
+                            schema = try scanner.schema(path: storePath)
+                        } catch {
+                            throw CommandFailure(file: storePath, message: error.description)
+                        }
+                        guard let model = schema.model else {
+                            throw CommandFailure(file: path, message: schema.modelProblem ?? "no model")
+                        }
+                        loaded = model
+                    }
+                } else {
+                    do throws(ModelError) {
+                        loaded = try ModelReader().read(path: path)
+                    } catch {
+                        throw CommandFailure(file: error.source ?? path, message: error.description)
+                    }
+                    if self.audit {
+                        audit = ModelAudit(model: loaded.model, given: given, allowList: allow.allowList)
+                    }
+                }
+                failed = audit?.hasFindings ?? false
+                switch format {
+                case .text:
+                    var text = ModelText.render(loaded, file: path, colors: Palette(enabled: Terminal.colorsEnabled()))
+                    if let audit {
+                        text += ModelText.render(audit, rowsRead: rowsRead, colors: Palette(enabled: Terminal.colorsEnabled()))
+                    }
+                    try OutputFile(path: nil).write(Data(text.utf8))
+                case .json:
+                    var root = PropertyListDictionary()
+                    root.append(key: "file", value: .string(path))
+                    root.append(key: "source", value: loaded.summaryJSON)
+                    for (key, value) in loaded.model.jsonValue.dictionaryValue ?? PropertyListDictionary() { root.append(key: key, value: value) }
+                    if let audit { root.append(key: "audit", value: audit.jsonValue) }
+                    let data: Data
+                    do throws(PropertyListError) {
+                        data = try ReportFormat.jsonReport(.dictionary(root))
+                    } catch {
+                        throw CommandFailure(file: path, message: "cannot write the report: \(error.description)")
+                    }
+                    try OutputFile(path: nil).write(data)
+                }
+            }
+            if failed { throw ExitCode(1) }
+        }
+
+        /// Whether the file starts with SQLite's header.
+        static func isSQLite(_ path: String) -> Bool {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+            defer { try? handle.close() }
+            guard let head = try? handle.read(upToCount: 16) else { return false }
+            return Array(head) == Array("SQLite format 3\u{0}".utf8)
+        }
+    }
+}
