@@ -154,7 +154,10 @@ public struct ModelAudit: Sendable, Hashable {
     static func additions(custom: String?, refused: [String], allowList: AllowList) -> [String] {
         var out: [String] = []
         if let custom, !accepts(allowList, custom) { out.append(custom) }
-        for name in refused where !out.contains(name) { out.append(name) }
+        // One entry per Swift type: `Palette.SerializableColor` and its mangled name are one class.
+        for name in refused where !out.contains(where: { TransformerFix.swiftTypeName($0) == TransformerFix.swiftTypeName(name) }) {
+            out.append(name)
+        }
         return out
     }
 

@@ -13,6 +13,10 @@ import PropertyList
 //
 //   swift run archivist-fixtures [DIRECTORY]     (default: Fixtures/archives)
 //   swift run archivist-fixtures --store PATH [--rows N]   a Core Data BowTie store (BowTieStoreFixture)
+//   swift run archivist-fixtures --palette-store PATH [--groups N]   the Palette store, with its own
+//                                 Z_MODELCACHE (PaletteStoreFixture)
+//   swift run archivist-fixtures --models [DIRECTORY]     Palette.momd, compiled by our own archiver
+//                                 (default: Fixtures/models)
 //
 // The tests regenerate every fixture and compare bytes, so the checked-in files cannot drift.
 
@@ -31,6 +35,39 @@ if let storeFlag = CommandLine.arguments.firstIndex(of: "--store") {
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("archivist-fixtures: \(path): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+if let paletteFlag = CommandLine.arguments.firstIndex(of: "--palette-store") {
+    let arguments = CommandLine.arguments
+    let groupsFlag = arguments.firstIndex(of: "--groups")
+    guard paletteFlag + 1 < arguments.count, groupsFlag.map({ $0 + 1 < arguments.count && Int(arguments[$0 + 1]) != nil }) ?? true else {
+        FileHandle.standardError.write(Data("usage: archivist-fixtures --palette-store PATH [--groups N]\n".utf8))
+        exit(64)
+    }
+    let path = arguments[paletteFlag + 1]
+    let groups = groupsFlag.flatMap { Int(arguments[$0 + 1]) } ?? 40
+    do {
+        try PaletteStoreFixture(groupCount: groups).write(to: path)
+        print("wrote \(path): Palette store with \(groups) groups and its model cache")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("archivist-fixtures: \(path): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+if let modelsFlag = CommandLine.arguments.firstIndex(of: "--models") {
+    let arguments = CommandLine.arguments
+    let directory = modelsFlag + 1 < arguments.count ? arguments[modelsFlag + 1] : "Fixtures/models"
+    let bundle = URL(fileURLWithPath: directory).appendingPathComponent("Palette.momd")
+    do {
+        try CompiledModelFixture.write(to: bundle)
+        print("wrote \(bundle.path): \(PaletteModel.versionNames.joined(separator: ", "))")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("archivist-fixtures: \(bundle.path): \(error)\n".utf8))
         exit(1)
     }
 }

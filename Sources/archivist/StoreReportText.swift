@@ -48,7 +48,7 @@ enum StoreReportText {
             for column in table.columns { out += render(column, allowList: report.allowList, colors: colors) }
             if !table.plainColumns.isEmpty {
                 let names = table.plainColumns.map { column in
-                    let name = column.modelRole.map(plainName) ?? (table.entityNames.isEmpty ? column.name : StoreSchema.attributeName(ofColumn: column.name))
+                    let name = column.modelRole.map { plainName($0, root: table.entityNames.first) } ?? (table.entityNames.isEmpty ? column.name : StoreSchema.attributeName(ofColumn: column.name))
                     return "\(name) (\(column.declaredType.isEmpty ? "untyped" : column.declaredType))"
                 }
                 out += "  plain columns: \(names.joined(separator: ", "))\n"
@@ -113,9 +113,9 @@ enum StoreReportText {
     }
 
     /// A column the model lays out, named by what it holds.
-    static func plainName(_ role: StoreColumnRole) -> String {
+    static func plainName(_ role: StoreColumnRole, root: String?) -> String {
         switch role {
-        case .attribute(_, let name), .toOne(_, let name): name
+        case .attribute(let entity, let name), .toOne(let entity, let name): entity == root ? name : "\(entity).\(name)"
         case .toOneEntity(_, let name): "\(name)'s entity"
         case .toManyKey(let entity, let name): "\(entity).\(name)'s key"
         case .orderKey(let entity, let name): "\(entity).\(name)'s order"
@@ -172,7 +172,9 @@ enum StoreReportText {
             }
         }
         if !result.suggestedAdditions.isEmpty {
-            if case .givenClasses(let name) = result.judgement.basis {
+            if case .appCode(let name) = result.judgement.basis {
+                out += "to convert the refused rows, rerun with the classes \(name) allows: --transformer \(name)=\(result.suggestedAdditions.joined(separator: ","))\n"
+            } else if case .givenClasses(let name) = result.judgement.basis {
                 let classes = (result.judgement.allowList?.classes ?? []) + result.suggestedAdditions
                 out += "to convert the refused rows, rerun with: --transformer \(name)=\(classes.joined(separator: ","))\n"
             } else {
