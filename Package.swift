@@ -95,7 +95,10 @@ let package = Package(
         ),
         .testTarget(
             name: "CoreDataModelTests",
-            dependencies: ["CoreDataModel", "CoreDataStore", "StoreFixtures", "KeyedArchive", "PropertyList"]
+            dependencies: [
+                "CoreDataModel", "CoreDataStore", "StoreFixtures", "ArchivePayload", "KeyedArchive", "PropertyList",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "CoreDataStoreTests",

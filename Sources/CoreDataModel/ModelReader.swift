@@ -145,7 +145,7 @@ public struct ModelReader: Sendable {
     /// An `.xcdatamodeld`: `.xccurrentversion` names the current `.xcdatamodel`.
     func readSourceBundle(_ url: URL) throws(ModelError) -> LoadedModel {
         let models = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
-            .filter { $0.hasSuffix(".xcdatamodel") }.sorted()
+            .filter { $0.hasSuffix(".xcdatamodel") }.sorted { $0.dropLast(".xcdatamodel".count) < $1.dropLast(".xcdatamodel".count) }
         guard models.count <= options.maximumVersions else {
             throw ModelError(.limitExceeded, "\(models.count) versions, over the limit of \(options.maximumVersions) (ModelReadOptions.maximumVersions)", source: url.path)
         }

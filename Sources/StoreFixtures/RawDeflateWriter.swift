@@ -27,3 +27,8 @@ enum RawDeflateWriter {
         return Data(output.prefix(Int(stream.total_out)))
     }
 }
+
+/// Raw DEFLATE for tests that need a hostile model cache (an inflate bomb).
+public enum RawDeflateFixture {
+    public static func deflate(_ data: Data) throws -> Data { try RawDeflateWriter.deflate(data) }
+}
