@@ -1,6 +1,7 @@
 import CoreDataModel
 import CoreDataStore
 import Foundation
+import StoreFixtures
 import Testing
 
 /// The model in each real store's `Z_MODELCACHE` agrees with the store's tables and columns.
