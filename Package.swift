@@ -75,7 +75,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "archivist-bench",
-            dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures"]
+            dependencies: [
+                "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .executableTarget(
             name: "archivist-fixtures",

@@ -7,6 +7,7 @@ import PropertyList
 //   swift run -c release archivist-bench [--dicts N] [--repeat N] [--markdown]
 //   archivist-bench --measure-memory binary|xml FILE   (internal: one parse in a fresh process)
 //   archivist-bench --measure-store-migration STORE    (internal: one migration in a fresh process)
+//   archivist-bench --model [N]                        reading the Teams store's model, N times
 
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1] == "--measure-memory" {
@@ -15,6 +16,11 @@ if arguments.count == 4, arguments[1] == "--measure-memory" {
 }
 if arguments.count == 3, arguments[1] == "--measure-store-migration" {
     StoreBenchmark.measureMigration(path: arguments[2])
+    exit(0)
+}
+
+if arguments.count >= 2, arguments[1] == "--model" {
+    ModelBenchmark.run(repetitions: arguments.count >= 3 ? Int(arguments[2]) ?? 20 : 20)
     exit(0)
 }
 
