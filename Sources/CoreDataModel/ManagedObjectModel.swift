@@ -94,7 +94,7 @@ public struct ManagedObjectModel: Sendable, Hashable {
 
     /// The table layout of `name` (a table name, any case).
     public func table(named name: String) -> EntityTableLayout? {
-        tables.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        tables.first { $0.name == name } ?? tables.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
     }
 
     /// The entity and attribute a column of a table holds, if the column is an attribute's.

@@ -134,7 +134,8 @@ public struct StoreSchema: Sendable, Hashable {
                 continue
             }
             guard let table = tables.first(where: { $0.name == layout.name }) else { continue }
-            for (column, role) in layout.columns where table.column(named: column) == nil {
+            let present = Set(table.columns.map { $0.name.uppercased() })
+            for (column, role) in layout.columns where !present.contains(column.uppercased()) {
                 if case .attribute(let entity, let name) = role {
                     out.append("the model's attribute \(entity).\(name) has no column \(column) in \(layout.name)")
                 }
@@ -315,7 +316,11 @@ extension StoreSchema {
             guard column.role == .attribute else {
                 throw StoreError(.invalidRequest, "\(column.name) is Core Data's own bookkeeping column, not an attribute", path: path, table: table.name)
             }
-            return AttributeLocation(table: table, column: column, entity: table.entities.first, entityIDs: nil)
+            var location = AttributeLocation(table: table, column: column, entity: table.entities.first, entityIDs: nil)
+            // A column the model knows keeps its attribute (and so its transformer).
+            location.attribute = column.attribute
+            location.attributeName = column.modelName
+            return location
         }
         let known = isCoreData ? entities.map(\.name) : tables.map(\.name)
         throw StoreError(.notFound, "no \(isCoreData ? "entity" : "table") named \(first); the store has: \(known.joined(separator: ", "))", path: path)
