@@ -28,9 +28,10 @@ public struct MigrationResult: Sendable {
 
     /// The change the app's model needs once every value is converted: the attribute becomes
     /// Binary Data and loses its transformer. Nil without a model, for a dry run, while rows
-    /// failed, or when the attribute is not Transformable.
+    /// failed, for `--to archive`, or when the attribute is not Transformable.
     public var modelChange: ModelChange? {
-        guard !dryRun, !hasFailures, let attribute = location.attribute, attribute.attributeType == .transformable else { return nil }
+        // Back to archives (`--to archive`) the attribute stays Transformable.
+        guard !dryRun, !hasFailures, target != .archive, let attribute = location.attribute, attribute.attributeType == .transformable else { return nil }
         return ModelChange(attribute: location.attributeName ?? attribute.name, from: attribute)
     }
 
