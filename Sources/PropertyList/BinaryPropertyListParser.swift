@@ -37,6 +37,10 @@ struct BinaryPropertyListParser {
     var recentKeys: [Int: RecentKeys] = [:]
     /// With `Sharing.refused`, the collections and large scalars read so far, one bit each.
     var seen: [UInt64] = []
+    /// Whether each object's offset is checked when a reference to it is first followed,
+    /// rather than the whole offset table up front: a lookup then touches only the objects
+    /// on its path (see `lookUp(_:)`).
+    let checksOffsetsOnUse: Bool
 
     struct RecentKeys {
         var refsStart: Int
@@ -49,8 +53,12 @@ struct BinaryPropertyListParser {
         var bytes: Int
     }
 
-    init(_ bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions, sharing mode: Sharing = .memoized) throws(PropertyListError) {
+    /// - Parameter checksOffsetsOnUse: check each offset when it is first needed instead of
+    ///   the whole table now; only with `.refused` sharing, which reads no object up front.
+    init(_ bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions, sharing mode: Sharing = .memoized,
+         checksOffsetsOnUse: Bool = false) throws(PropertyListError) {
         self.bytes = bytes
+        self.checksOffsetsOnUse = checksOffsetsOnUse && mode == .refused
         self.options = options
         expansionValues = min(options.maximumObjectCount, options.expansionLimit.values(forInputSize: bytes.count))
         expansionBytes = min(options.maximumDecodedSize, options.expansionLimit.contentBytes(forInputSize: bytes.count))
@@ -68,14 +76,10 @@ struct BinaryPropertyListParser {
         sharing = []
         inProgress = []
         // Every offset points into the object area, between the header and the offset table.
-        let width = trailer.offsetIntSize
-        var at = trailer.offsetTableOffset
-        for index in 0..<trailer.objectCount {
-            let v = Int(truncatingIfNeeded: be(at, width))
-            guard v >= BinaryPropertyListTrailer.headerSize, v < trailer.offsetTableOffset else {
-                throw PropertyListError(.malformed, "offset \(v) of object \(index) is outside the object area 8..<\(trailer.offsetTableOffset)", at: .byteOffset(at))
+        if !self.checksOffsetsOnUse {
+            for index in 0..<trailer.objectCount {
+                try checkOffset(of: index)
             }
-            at += width
         }
         inProgress = Array(repeating: 0, count: (trailer.objectCount + 63) / 64)
         switch mode {
@@ -87,7 +91,19 @@ struct BinaryPropertyListParser {
         }
     }
 
-    /// The byte offset of object `index`, from the offset table validated in `init`.
+    /// Checks that object `index`'s offset points into the object area, between the header
+    /// and the offset table.
+    @inline(__always)
+    func checkOffset(of index: Int) throws(PropertyListError) {
+        let at = trailer.offsetTableOffset + index * trailer.offsetIntSize
+        let v = be(at, trailer.offsetIntSize)
+        guard v >= UInt64(BinaryPropertyListTrailer.headerSize), v < UInt64(trailer.offsetTableOffset) else {
+            throw PropertyListError(.malformed, "offset \(v) of object \(index) is outside the object area 8..<\(trailer.offsetTableOffset)", at: .byteOffset(at))
+        }
+    }
+
+    /// The byte offset of object `index`, from the offset table validated in `init` (or, with
+    /// `checksOffsetsOnUse`, when the reference to it was checked).
     @inline(__always)
     func offset(_ index: Int) -> Int {
         Int(truncatingIfNeeded: be(trailer.offsetTableOffset + index * trailer.offsetIntSize, trailer.offsetIntSize))
@@ -195,6 +211,11 @@ struct BinaryPropertyListParser {
 
     static func sharedObject(_ index: Int) -> PropertyListError {
         PropertyListError(.limitExceeded, "object \(index) is shared; read it with memoized sharing", at: .none)
+    }
+
+    /// Whether `error` is the one `sharedObject` makes, wherever in the tree it was met.
+    static func isSharedObject(_ error: PropertyListError) -> Bool {
+        error.code == .limitExceeded && error.location == .none && error.message.hasSuffix("is shared; read it with memoized sharing")
     }
 
     @inline(__always)
@@ -447,6 +468,7 @@ struct BinaryPropertyListParser {
             guard r < UInt64(trailer.objectCount) else {
                 throw PropertyListError(.malformed, "reference \(r) in object \(index) is not below the object count \(trailer.objectCount)", at: .byteOffset(body + i * size))
             }
+            if checksOffsetsOnUse { try checkOffset(of: Int(r)) }
         }
         return body
     }

@@ -74,6 +74,37 @@ public struct PropertyListDictionary: Sendable, Hashable, RandomAccessCollection
         set { self[.string(key)] = newValue }
     }
 
+    /// The index of the last entry whose key is the string `key`, the one CF's reading keeps.
+    public func lastIndex(ofKey key: String) -> Int? {
+        var i = keys.count
+        while i > 0 {
+            i -= 1
+            if case .string(let s) = keys[i], literallyEqual(s, key) { return i }
+        }
+        return nil
+    }
+
+    /// Changes the value of entry `index` in place, without copying the value out first.
+    public mutating func modifyValue<R, E: Error>(at index: Int, _ body: (inout PropertyListValue) throws(E) -> R) throws(E) -> R {
+        try body(&values[index])
+    }
+
+    /// Removes every entry whose key is the string `key`, and returns how many there were.
+    @discardableResult
+    public mutating func removeAll(key: String) -> Int {
+        var removed = 0
+        var i = keys.count
+        while i > 0 {
+            i -= 1
+            if case .string(let s) = keys[i], literallyEqual(s, key) {
+                keys.remove(at: i)
+                values.remove(at: i)
+                removed += 1
+            }
+        }
+        return removed
+    }
+
     /// Whether some key occurs more than once.
     public var hasDuplicateKeys: Bool { Set(keys).count != keys.count }
 
