@@ -1,7 +1,7 @@
 import PropertyList
 
-/// A path into a payload: `.` is the whole value, `.settings.tint` a key path, `.items[2]` an
-/// array element. `unarchive --select` uses it to keep only part of a payload, such as the
+/// A path into a payload: `.` is the whole value, `.settings.tint` a key path, `.items[2]` (or
+/// `.items.2`, as plutil writes it) an array element. `unarchive --select` uses it to keep only part of a payload, such as the
 /// struct inside a box class.
 public struct PayloadPath: Sendable, Hashable, CustomStringConvertible {
     public var components: [String]
@@ -20,6 +20,10 @@ public struct PayloadPath: Sendable, Hashable, CustomStringConvertible {
         for c in components {
             if c.hasPrefix("["), c.hasSuffix("]"), let i = Int(c.dropFirst().dropLast()) {
                 guard case .array(let a) = current, a.indices.contains(i) else { return nil }
+                current = a[i]
+            } else if case .array(let a) = current {
+                // plutil's keypaths index arrays with a plain number: `.items.2` is `.items[2]`.
+                guard let i = Int(c), a.indices.contains(i) else { return nil }
                 current = a[i]
             } else {
                 guard case .dictionary(let d) = current, let next = d[c] else { return nil }

@@ -13,7 +13,8 @@ struct Archivist: ParsableCommand {
             failed check, 64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [Print.self, Lint.self, Convert.self, Inspect.self, Check.self, Unarchive.self, Archive.self, Rewrite.self, Scan.self, Migrate.self, Model.self]
+        subcommands: [Print.self, Lint.self, Convert.self, Inspect.self, Check.self, Unarchive.self, Archive.self, Rewrite.self, Scan.self, Migrate.self, Model.self,
+                      Get.self, TypeOf.self, SetValue.self, Insert.self, Replace.self, Remove.self]
     )
 
     /// The deepest nesting the CLI reads by default. Deeper than the library's 512 (CF's cap)

@@ -6,12 +6,13 @@ extension Archivist {
     /// `archivist convert FILE --to xml|binary|json`: rewrites a property list in another format.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert a property list to XML, binary or JSON.",
+            abstract: "Convert a property list to XML, binary, JSON, or a Swift or Objective-C literal.",
             discussion: """
                 The input format (binary, XML, OpenStep, JSON) is detected from the content. \
                 XML output is byte-for-byte what Apple's Foundation writes. JSON output decodes \
                 with JSONDecoder: data as base64, dates as seconds since 2001 unless \
-                --date-strategy says otherwise.
+                --date-strategy says otherwise. swift and objc write the value as a literal, as \
+                plutil -convert swift|objc does, named after the input file.
                 """
         )
 
@@ -39,7 +40,7 @@ extension Archivist {
                 let (value, _) = try input.readPropertyList(reading, as: inputFormat.from)
                 let data: Data
                 do throws(PropertyListError) {
-                    data = try to.write(value, json: json)
+                    data = try to.write(value, json: json, sourceName: file, outputPath: output)
                 } catch {
                     throw CommandFailure(file: input.displayName, message: "cannot write \(to.rawValue): \(error.description)")
                 }

@@ -74,7 +74,7 @@ extension Archivist {
                 }
                 let data: Data
                 do throws(PropertyListError) {
-                    data = try to.write(payload, json: json)
+                    data = try to.write(payload, json: json, sourceName: file, outputPath: output)
                 } catch {
                     throw CommandFailure(file: input.displayName, message: "cannot write \(to.rawValue): \(error.description)")
                 }

@@ -1,0 +1,46 @@
+import ArgumentParser
+import PropertyList
+
+extension Archivist {
+    /// `archivist replace FILE KEYPATH --TYPE VALUE`: overwrites a value that exists.
+    struct Replace: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "replace",
+            abstract: "Overwrite the value at a keypath, which must exist.",
+            discussion: """
+                The dictionary key or array element must exist (exit 1 otherwise); use set to add or \
+                overwrite. plutil -replace, which also adds a missing key and inserts at an array index, \
+                is archivist plutil -replace. KEYPATH is plutil's (see get); nothing on the way to it is \
+                created. \
+                The file is written back in its own format (binary stays binary, XML keeps \
+                Apple's layout) through a file beside it, flushed and renamed into place with \
+                its mode kept, so a failed edit leaves it as it was; -o writes elsewhere.
+                """
+        )
+
+        @Argument(help: "The property list to edit, or - for standard input (written to standard output).")
+        var file: String
+
+        @Argument(help: "The keypath of the value.")
+        var keyPath: String
+
+        @OptionGroup(title: "The value")
+        var value: NewValueOptions
+
+        @OptionGroup(title: "Output")
+        var output: EditOutputOptions
+
+        @OptionGroup(title: "Reading limits")
+        var reading: ReadingOptions
+
+        func run() throws {
+            try reportingFailures { () throws(CommandFailure) in
+                let new = try value.value(reading.readOptions)
+                let path = PropertyListKeyPath(keyPath)
+                try PropertyListEdit(file: file, output: output, reading: reading).run(adding: new) { document throws(PropertyListEditError) in
+                    try document.edit(new, at: path, mode: .replace)
+                }
+            }
+        }
+    }
+}
