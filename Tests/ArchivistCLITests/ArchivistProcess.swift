@@ -63,9 +63,17 @@ struct ArchivistProcess {
     /// Runs `archivist` through script(1), which gives it a terminal for its standard output
     /// and error, and returns what the terminal showed (line breaks arrive as CR LF).
     /// `shellSuffix` is appended to the command, such as `> /dev/null`.
-    static func runOnTerminal(_ arguments: [String], shellSuffix: String = "") throws -> String {
+    /// With `colors`, the terminal is one that shows colors: TERM is set and NO_COLOR unset,
+    /// whatever the test runner's environment says.
+    static func runOnTerminal(_ arguments: [String], shellSuffix: String = "", colors: Bool = false) throws -> String {
         let command = ([executable.path] + arguments).map { "'\($0)'" }.joined(separator: " ") + " " + shellSuffix
         let process = Process()
+        if colors {
+            var env = ProcessInfo.processInfo.environment
+            env["TERM"] = "xterm-256color"
+            env["NO_COLOR"] = nil
+            process.environment = env
+        }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["-qc", command, "/dev/null"]
         let out = Pipe()

@@ -13,8 +13,8 @@ enum ArchiveCorpus {
 
     static var isAvailable: Bool { root != nil }
 
-    /// (path, isKeyedArchive, deliberatelyInvalid, invalidLevel) for every row.
-    static let rows: [(path: String, archive: Bool, invalid: String, level: String)] = {
+    /// (path, isKeyedArchive, deliberatelyInvalid, invalidLevel, producer) for every row.
+    static let rows: [(path: String, archive: Bool, invalid: String, level: String, producer: String)] = {
         guard let root, let text = try? String(contentsOf: root.appendingPathComponent("INDEX.tsv"), encoding: .utf8) else { return [] }
         var lines = text.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         let header = lines.removeFirst()
@@ -22,7 +22,8 @@ enum ArchiveCorpus {
             guard let i = header.firstIndex(of: n), i < r.count else { return "" }
             return r[i]
         }
-        return lines.map { (col("path", $0), col("is_keyed_archive", $0) == "yes", col("deliberately_invalid", $0), col("invalid_level", $0)) }
+        return lines.map { (col("path", $0), col("is_keyed_archive", $0) == "yes", col("deliberately_invalid", $0), col("invalid_level", $0),
+                            col("producer", $0)) }
     }()
 
     static func data(_ path: String) throws -> Data {

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import KeyedArchive
+import PropertyList
+
+extension Archivist {
+    /// `archivist diff A B`: what changed between two property lists or two keyed archives.
+    struct Diff: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the differences between two property lists or keyed archives.",
+            discussion: """
+                Each difference is a line: + added, - removed, ~ changed (with the old and new \
+                value, and "(type changed)" when the types differ: the integer 1 and the float 1.0 \
+                are not equal). Plists are compared by keypath (dictionaries by key, arrays by \
+                index); when both files are keyed archives their object graphs are compared from \
+                $top by structure and meaning, not by UID numbering, with paths such as \
+                root.items[3].tintColor.red. Exit status follows diff(1), unlike the other verbs: \
+                0 when the documents are the same, 1 when they differ, 2 when one cannot be read.
+                """
+        )
+
+        @Argument(help: "The old document, or - for standard input.")
+        var old: String
+
+        @Argument(help: "The new document, or - for standard input.")
+        var new: String
+
+        @Option(help: "Output format: text, or json for one document listing the differences.")
+        var format: ReportFormat = .text
+
+        @Flag(help: "Compare arrays as multisets of their elements (sets of scalars), not by index.")
+        var arrayAsSet = false
+
+        @Flag(help: "Compare keyed archives as the plain property lists they are ($objects by index).")
+        var plist = false
+
+        @OptionGroup(title: "Reading limits")
+        var reading: ReadingOptions
+
+        func validate() throws {
+            if old == "-" && new == "-" { throw ValidationError("only one of the two documents can be standard input") }
+        }
+
+        func run() throws {
+            let report: PropertyListDiffReport
+            do throws(CommandFailure) {
+                let (a, b) = (try InputFile(path: old).readPropertyList(reading), try InputFile(path: new).readPropertyList(reading))
+                if !plist, KeyedArchive.isKeyedArchive(a.value), KeyedArchive.isKeyedArchive(b.value) {
+                    let (x, y) = (try archive(a.value, old), try archive(b.value, new))
+                    report = PropertyListDiffReport(kind: "keyedArchive",
+                                                    differences: KeyedArchiveDiff(arraysAsSets: arrayAsSet).differences(from: x, to: y))
+                } else {
+                    report = PropertyListDiffReport(kind: "propertyList",
+                                                    differences: PropertyListDiff(arraysAsSets: arrayAsSet).differences(from: a.value, to: b.value))
+                }
+                switch format {
+                case .text:
+                    try OutputFile(path: nil).write(Data(report.text(usesColors: Terminal.colorsEnabled()).utf8))
+                case .json:
+                    let data: Data
+                    do throws(PropertyListError) {
+                        data = try report.json()
+                    } catch {
+                        throw CommandFailure(file: new, message: "cannot write the report: \(error.description)")
+                    }
+                    try OutputFile(path: nil).write(data)
+                }
+            } catch {
+                error.report()
+                throw ExitCode(2)
+            }
+            if !report.isEqual { throw ExitCode(1) }
+        }
+
+        func archive(_ value: PropertyListValue, _ path: String) throws(CommandFailure) -> KeyedArchive {
+            do {
+                return try KeyedArchive(plist: value, options: reading.archiveReadOptions)
+            } catch {
+                throw CommandFailure(file: InputFile(path: path).displayName,
+                                     message: "cannot read the keyed archive: \(error.description); compare the plain property lists with --plist")
+            }
+        }
+    }
+}
