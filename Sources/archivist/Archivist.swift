@@ -14,7 +14,7 @@ struct Archivist: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Print.self, Lint.self, Convert.self, Inspect.self, Check.self, Unarchive.self, Archive.self, Rewrite.self, Scan.self, Migrate.self, Model.self,
-                      Get.self, TypeOf.self, SetValue.self, Insert.self, Replace.self, Remove.self, Diff.self]
+                      Get.self, TypeOf.self, SetValue.self, Insert.self, Replace.self, Remove.self, Diff.self, Plutil.self]
     )
 
     /// The deepest nesting the CLI reads by default. Deeper than the library's 512 (CF's cap)
@@ -35,12 +35,19 @@ struct Archivist: ParsableCommand {
 
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let ran = DeepStackThread.run(stackSize: workerStackSize) {
+        let invokedAsPlutil = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent == "plutil" } ?? false
+        let work = {
+            if invokedAsPlutil {
+                // plutil's own syntax, whole: no archivist verb, option or help parsing.
+                Foundation.exit(PlutilEmulator(arguments: arguments).run())
+            } else if arguments.first == "plutil" {
+                Foundation.exit(PlutilEmulator(arguments: Array(arguments.dropFirst()), programName: "archivist plutil").run())
+            }
             Self.main(arguments)
         }
-        if !ran {
+        if !DeepStackThread.run(stackSize: workerStackSize, work) {
             // No thread could be made with that stack: run here, within the default stack.
-            Self.main(arguments)
+            work()
         }
         Foundation.exit(0)
     }
