@@ -110,12 +110,12 @@ struct KeyedArchiveDiffWalk {
 
     func side(_ node: Node, in archive: KeyedArchive) -> PropertyListDifference.Side {
         switch node {
-        case .null: return .init(type: "nil", value: nil, summary: "nil")
+        case .null: return .init(type: "nil", value: nil, summary: "")
         case .plain(let v): return .init(v)
         case .inlineArray(let elements): return .init(type: "array", value: nil, summary: "[\(elements.count) elements]")
         case .missing(let uid): return .init(type: "missing", value: nil, summary: "#\(uid), not an object")
         case .object(let object):
-            let summary = archive.summary(of: object) ?? "\(object.fields.count) field\(object.fields.count == 1 ? "" : "s")"
+            let summary = archive.summary(of: object) ?? "(\(object.fields.count) field\(object.fields.count == 1 ? "" : "s"))"
             return .init(type: object.readableClassName, value: Self.plainValue(of: object.content), summary: summary)
         }
     }

@@ -17,33 +17,41 @@ extension BinaryPropertyListParser {
             case 0xD:
                 let (count, body) = try count(Int(marker & 0x0F), at: start, index: index)
                 let (pairs, overflow) = count.multipliedReportingOverflow(by: 2)
-                guard !overflow else { throw fail(.malformed, "dictionary count \(count) is too large", object: index) }
-                let refs = try refs(pairs, at: body, index: index)
-                let refSize = trailer.objectRefSize
-                // The last entry with the key wins, as when the whole file is read.
+                guard !overflow, pairs <= (trailer.offsetTableOffset - body) / trailer.objectRefSize else {
+                    throw fail(.truncated, "\(count) dictionary entries run past the object area", object: index)
+                }
+                // The last entry with the key wins, as when the whole file is read. Only the
+                // keys and the value found are followed.
                 var found: Int?
                 for i in 0..<count {
-                    let keyIndex = ref(refs + i * refSize)
-                    if try keyEquals(keyIndex, component) {
-                        found = ref(refs + (count + i) * refSize)
-                    }
+                    if try keyEquals(try checkedRef(body, i, in: index), component) { found = i }
                 }
                 guard let found else { return nil }
-                index = found
+                index = try checkedRef(body, count + found, in: index)
             case 0xA:
                 let (count, body) = try count(Int(marker & 0x0F), at: start, index: index)
-                guard let i = PropertyListKeyPath.index(component), i >= 0, i < count else {
-                    // Still check the array is whole, as reading it would.
-                    _ = try refs(count, at: body, index: index)
-                    return nil
+                guard count <= (trailer.offsetTableOffset - body) / trailer.objectRefSize else {
+                    throw fail(.truncated, "\(count) object references run past the object area", object: index)
                 }
-                let refs = try refs(count, at: body, index: index)
-                index = ref(refs + i * trailer.objectRefSize)
+                guard let i = PropertyListKeyPath.index(component), i >= 0, i < count else { return nil }
+                index = try checkedRef(body, i, in: index)
             default:
                 return nil
             }
         }
         return index
+    }
+
+    /// Reference `i` of the collection whose references start at `body`, checked to name an
+    /// object whose offset is in the object area.
+    func checkedRef(_ body: Int, _ i: Int, in index: Int) throws(PropertyListError) -> Int {
+        let size = trailer.objectRefSize
+        let r = be(body + i * size, size)
+        guard r < UInt64(trailer.objectCount) else {
+            throw PropertyListError(.malformed, "reference \(r) in object \(index) is not below the object count \(trailer.objectCount)", at: .byteOffset(body + i * size))
+        }
+        if checksOffsetsOnUse { try checkOffset(of: Int(r)) }
+        return Int(r)
     }
 
     /// Whether object `index` is the string `key`. Keys that are not strings never match.

@@ -26,20 +26,24 @@ public struct PropertyListDiffReport: Sendable, Hashable {
     /// changes yellow.
     public func text(usesColors: Bool = false) -> String {
         func paint(_ s: String, _ code: String) -> String { usesColors ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s }
+        // A plain value shows as itself; an archived object with its class first.
+        func shown(_ side: PropertyListDifference.Side?, withType: Bool = false) -> String {
+            guard let side else { return "" }
+            if side.summary.isEmpty { return side.type }
+            return withType || side.value == nil ? "\(side.type) \(side.summary)" : side.summary
+        }
         var out = ""
         for d in differences {
             let path = d.path.isEmpty ? "(root)" : d.path
             switch d.change {
             case .added:
-                out += paint("+ \(path): \(d.new?.summary ?? "")", "32")
+                out += paint("+ \(path): \(shown(d.new))", "32")
             case .removed:
-                out += paint("- \(path): \(d.old?.summary ?? "")", "31")
+                out += paint("- \(path): \(shown(d.old))", "31")
             case .changed:
-                out += paint("~ \(path): \(d.old?.summary ?? "") → \(d.new?.summary ?? "")", "33")
+                out += paint("~ \(path): \(shown(d.old)) → \(shown(d.new))", "33")
             case .typeChanged:
-                let old = d.old.map { "\($0.type) \($0.summary)" } ?? ""
-                let new = d.new.map { "\($0.type) \($0.summary)" } ?? ""
-                out += paint("~ \(path): \(old) → \(new) (type changed)", "33")
+                out += paint("~ \(path): \(shown(d.old, withType: true)) → \(shown(d.new, withType: true)) (type changed)", "33")
             }
             out += "\n"
         }

@@ -33,14 +33,13 @@ public enum PropertyListValueArgument: String, Sendable, Hashable, CaseIterable 
         case .dictionary:
             return .dictionary(PropertyListDictionary())
         case .bool:
-            switch text.lowercased() {
-            case "yes", "true": return .bool(true)
-            case "no", "false", "0" where !lenient: return .bool(false)
-            case "1" where !lenient: return .bool(true)
-            default:
-                guard lenient else { throw refuse("a bool (true, false, yes, no, 1 or 0)") }
-                return .bool(false)
+            let word = text.lowercased()
+            if word == "yes" || word == "true" || (!lenient && word == "1") { return .bool(true) }
+            // plutil reads anything else as NO.
+            guard lenient || word == "no" || word == "false" || word == "0" else {
+                throw refuse("a bool (true, false, yes, no, 1 or 0)")
             }
+            return .bool(false)
         case .integer:
             if lenient { return .integer(Self.leadingInteger(text)) }
             if let v = Int64(text) { return .integer(PropertyListInteger(v)) }

@@ -15,7 +15,7 @@ struct BenchmarkSettings {
     /// Rows in the generated Core Data store whose tintColor is migrated to JSON.
     var storeRows = 1_000_000
     /// Which groups to run.
-    var groups: Set<String> = ["plist", "archive", "store"]
+    var groups: Set<String> = ["plist", "archive", "store", "keypath"]
     /// When set, only write the generated inputs there (input.bplist, input.xml) and stop.
     var inputsDirectory: String?
 }

@@ -41,6 +41,9 @@ struct PropertyListBenchmark {
         if settings.groups.contains("store") {
             rows += StoreBenchmark(settings: settings).run()
         }
+        if settings.groups.contains("keypath") {
+            rows += KeyPathBenchmark(settings: settings).run()
+        }
         print("Archivist benchmark: best of \(settings.repetitions) runs for Archivist, one run for Foundation; release build")
         print("")
         print("| operation | Archivist | Foundation | speed-up |")

@@ -8,11 +8,15 @@ import PropertyList
 //   archivist-bench --measure-memory binary|xml FILE   (internal: one parse in a fresh process)
 //   archivist-bench --measure-store-migration STORE    (internal: one migration in a fresh process)
 //   archivist-bench --model [N]                        reading the Teams store's model, N times
+//   archivist-bench --foundation-get FILE KEYPATH      (internal: Foundation's whole parse and one look-up)
 
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1] == "--measure-memory" {
     MemoryProbe.run(format: arguments[2], path: arguments[3])
     exit(0)
+}
+if arguments.count == 4, arguments[1] == "--foundation-get" {
+    KeyPathBenchmark.foundationGet(path: arguments[2], keyPath: arguments[3])
 }
 if arguments.count == 3, arguments[1] == "--measure-store-migration" {
     StoreBenchmark.measureMigration(path: arguments[2])
@@ -51,7 +55,7 @@ while i < arguments.count {
     case "--skip-foundation":
         settings.skipFoundation = true
     default:
-        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store] [--archive-records N] [--store-rows N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath] [--archive-records N] [--store-rows N]\n".utf8))
         exit(64)
     }
     i += 1

@@ -8,7 +8,10 @@ struct InputFile {
     var displayName: String { path == "-" ? "<stdin>" : path }
 
     /// Reads the whole input, refusing anything over `limit` before reading it.
-    func read(limit: Int) throws(CommandFailure) -> Data {
+    ///
+    /// With `mapped`, a file is mapped into memory rather than read, so that a reader that
+    /// looks at a few objects (`get`) touches only their pages.
+    func read(limit: Int, mapped: Bool = false) throws(CommandFailure) -> Data {
         if path == "-" {
             let data = FileHandle.standardInput.readDataToEndOfFile()
             guard data.count <= limit else {
@@ -27,7 +30,7 @@ struct InputFile {
             throw CommandFailure(file: path, message: "file is \(size) bytes, over the limit of \(limit) (see --max-input-size)")
         }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: mapped ? .alwaysMapped : .mappedIfSafe)
         } catch {
             throw CommandFailure(file: path, message: "cannot read: \(error.localizedDescription)")
         }

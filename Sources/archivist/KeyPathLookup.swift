@@ -32,7 +32,8 @@ struct KeyPathLookup {
             }
             return value
         }
-        let data = try input.read(limit: reading.maximumInputSize)
+        // Mapped: a binary file's lookup touches only the pages of the objects it reads.
+        let data = try input.read(limit: reading.maximumInputSize, mapped: true)
         let path = PropertyListKeyPath(keyPath)
         let found: PropertyListValue?
         do {

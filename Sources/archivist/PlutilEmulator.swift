@@ -195,7 +195,7 @@ struct PlutilEmulator {
         let options = try PlutilOptions(arguments)
         let path = PropertyListKeyPath(keyPath)
         return forEachFile(options) { file throws(FileFailure) in
-            let data = try Self.readFile(file)
+            let data = try Self.readFile(file, mapped: true)
             var found: PropertyListValue?
             var existing = PlutilFormat.xml1
             // A binary file is not read whole: only the objects on the path and in the value.
@@ -346,7 +346,7 @@ struct PlutilEmulator {
 
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
-    static func readFile(_ path: String) throws(FileFailure) -> Data {
+    static func readFile(_ path: String, mapped: Bool = false) throws(FileFailure) -> Data {
         if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
         guard !path.isEmpty else { throw FileFailure(message: "Empty path specified") }
         var isDirectory: ObjCBool = false
@@ -360,7 +360,7 @@ struct PlutilEmulator {
             throw FileFailure(message: "(the file is \(size) bytes, over the limit of \(readOptions.maximumInputSize))")
         }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: mapped ? .alwaysMapped : .mappedIfSafe)
         } catch {
             throw FileFailure(message: "(The file “\(URL(fileURLWithPath: path).lastPathComponent)” couldn’t be opened: \(error.localizedDescription))")
         }

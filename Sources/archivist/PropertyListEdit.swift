@@ -15,24 +15,30 @@ struct PropertyListEdit {
     /// Nothing is written unless every step succeeds, so a failed edit leaves the file as it was.
     func run(adding added: PropertyListValue? = nil, _ change: (inout PropertyListValue) throws(PropertyListEditError) -> Void) throws(CommandFailure) {
         let input = InputFile(path: file)
-        let data = try input.read(limit: reading.maximumInputSize)
-        var (value, format): (PropertyListValue, PropertyListFormat)
-        do {
-            (value, format) = try PropertyListReader(options: reading.readOptions).read(data)
-        } catch {
-            throw CommandFailure(file: input.displayName, message: error.description)
-        }
+        // The input's bytes are let go once read: only the tree is held while writing.
+        var (value, format, style) = try read(input)
         do {
             try change(&value)
         } catch {
             throw CommandFailure(file: input.displayName, message: error.message)
         }
-        let bytes = try encode(value, originalFormat: format, original: data, added: added, displayName: input.displayName)
+        let bytes = try encode(value, originalFormat: format, jsonStyle: style, added: added, displayName: input.displayName)
         try OutputFile(path: output.output ?? file).write(bytes)
     }
 
+    /// The document, its format, and how its JSON looks.
+    func read(_ input: InputFile) throws(CommandFailure) -> (PropertyListValue, PropertyListFormat, JSONStyleWriter) {
+        let data = try input.read(limit: reading.maximumInputSize)
+        do {
+            let (value, format) = try PropertyListReader(options: reading.readOptions).read(data)
+            return (value, format, format == .json ? Self.jsonLike(data) : JSONStyleWriter(pretty: false, endsWithLineBreak: false))
+        } catch {
+            throw CommandFailure(file: input.displayName, message: error.description)
+        }
+    }
+
     /// The edited document in the output format: the file's own unless `--to` says otherwise.
-    func encode(_ value: PropertyListValue, originalFormat: PropertyListFormat, original: Data, added: PropertyListValue?,
+    func encode(_ value: PropertyListValue, originalFormat: PropertyListFormat, jsonStyle: JSONStyleWriter, added: PropertyListValue?,
                 displayName: String) throws(CommandFailure) -> Data {
         let format: EditOutputOptions.Format
         switch (output.to, originalFormat) {
@@ -55,7 +61,7 @@ struct PropertyListEdit {
                 if output.to == nil, let added, let kind = Self.firstNonJSONValue(in: added) {
                     throw PropertyListError(.unrepresentable, "a JSON document cannot hold \(kind); write another format with --to")
                 }
-                return try Self.jsonLike(original).write(value)
+                return try jsonStyle.write(value)
             }
         } catch {
             throw CommandFailure(file: displayName, message: "cannot write the edited document: \(error.description)")
