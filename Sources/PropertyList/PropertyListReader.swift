@@ -38,18 +38,16 @@ public struct PropertyListReader: Sendable {
 
     /// Reads only what the value at `keyPath` needs: for binary input, the objects on the path
     /// and in the value (see `BinaryPropertyListReader.read(_:at:)`); other formats are read
-    /// whole and then followed.
+    /// whole, as `read(_:fileExtension:)` reads them, and then followed.
     ///
     /// - Returns: the value, nil when the path names nothing, and the format detected.
-    public func read(_ data: Data, at keyPath: PropertyListKeyPath) throws(PropertyListError) -> (value: PropertyListValue?, format: PropertyListFormat) {
+    public func read(_ data: Data, at keyPath: PropertyListKeyPath, fileExtension: String? = nil) throws(PropertyListError) -> (value: PropertyListValue?, format: PropertyListFormat) {
         try options.checkInputSize(data.count)
-        guard let format = PropertyListFormat.detect(data) else {
-            throw PropertyListError(.unrecognizedFormat, data.isEmpty ? "empty input" : "not a property list", at: .byteOffset(0))
+        if PropertyListFormat.detect(data) == .binary {
+            return (try BinaryPropertyListReader(options: options).read(data, at: keyPath), .binary)
         }
-        if format == .binary {
-            return (try BinaryPropertyListReader(options: options).read(data, at: keyPath), format)
-        }
-        return (try read(data, as: format).value(at: keyPath), format)
+        let (value, format) = try read(data, fileExtension: fileExtension)
+        return (value.value(at: keyPath), format)
     }
 
     /// Reads `data` as the given format.

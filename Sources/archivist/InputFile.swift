@@ -7,6 +7,9 @@ struct InputFile {
 
     var displayName: String { path == "-" ? "<stdin>" : path }
 
+    /// The file's extension, which tells JSON from OpenStep text; nil for standard input.
+    var fileExtension: String? { path == "-" ? nil : URL(fileURLWithPath: path).pathExtension }
+
     /// Reads the whole input, refusing anything over `limit` before reading it.
     ///
     /// With `mapped`, a file is mapped into memory rather than read, so that a reader that
@@ -43,7 +46,6 @@ struct InputFile {
         do {
             let reader = PropertyListReader(options: options.readOptions)
             if let format { return (try reader.read(data, as: format), format) }
-            let fileExtension = path == "-" ? nil : URL(fileURLWithPath: path).pathExtension
             return try reader.read(data, fileExtension: fileExtension)
         } catch {
             throw CommandFailure(file: displayName, message: error.description)

@@ -37,7 +37,7 @@ struct KeyPathLookup {
         let path = PropertyListKeyPath(keyPath)
         let found: PropertyListValue?
         do {
-            found = try PropertyListReader(options: reading.readOptions).read(data, at: path).value
+            found = try PropertyListReader(options: reading.readOptions).read(data, at: path, fileExtension: input.fileExtension).value
         } catch {
             throw CommandFailure(file: input.displayName, message: error.description)
         }

@@ -30,7 +30,7 @@ struct PropertyListEdit {
     func read(_ input: InputFile) throws(CommandFailure) -> (PropertyListValue, PropertyListFormat, JSONStyleWriter) {
         let data = try input.read(limit: reading.maximumInputSize)
         do {
-            let (value, format) = try PropertyListReader(options: reading.readOptions).read(data)
+            let (value, format) = try PropertyListReader(options: reading.readOptions).read(data, fileExtension: input.fileExtension)
             return (value, format, format == .json ? Self.jsonLike(data) : JSONStyleWriter(pretty: false, endsWithLineBreak: false))
         } catch {
             throw CommandFailure(file: input.displayName, message: error.description)
