@@ -10,7 +10,7 @@ struct Archivist: ParsableCommand {
         abstract: "Read, check and convert Apple property lists and keyed archives.",
         discussion: """
             FILE may be - for standard input. Exit status: 0 success, 1 invalid input or a \
-            failed check, 64 usage error.
+            failed check, 64 usage error; diff follows diff(1): 0 same, 1 different, 2 unreadable.
             """,
         version: "0.1.0",
         subcommands: [Print.self, Lint.self, Convert.self, Inspect.self, Check.self, Unarchive.self, Archive.self, Rewrite.self, Scan.self, Migrate.self, Model.self,
