@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
         .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
         .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
+        .library(name: "Codegen", targets: ["Codegen"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -53,6 +54,10 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        .target(
+            name: "Codegen",
+            dependencies: ["PropertyList"]
+        ),
         .executableTarget(
             name: "archivist",
             dependencies: [
@@ -61,6 +66,7 @@ let package = Package(
                 "ArchivePayload",
                 "CoreDataModel",
                 "CoreDataStore",
+                "Codegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -114,6 +120,10 @@ let package = Package(
                 "PropertyList",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "CodegenTests",
+            dependencies: ["Codegen", "PropertyList"]
         ),
         .testTarget(
             name: "ArchivistCLITests",
