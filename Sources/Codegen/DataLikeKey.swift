@@ -7,7 +7,9 @@
 /// when it is
 /// - a UUID (`8-4-4-4-12` hexadecimal digits, either case);
 /// - an integer (`42`, `-7`), as Codable writes an `[Int: T]` dictionary's keys;
-/// - a run of 16 or more hexadecimal digits with at least one digit (hashes, record names);
+/// - a run of 16 or more hexadecimal digits with at least one digit (hashes, record names), or
+///   a key holding such a run or a UUID (`8:live:.cid.832804f1252ed9b2`, the user ids Teams
+///   keys its members by);
 /// - a reverse-DNS identifier with at least two dots (`com.apple.mobilenotes`, bundle and
 ///   group identifiers);
 /// - an e-mail address, a URL (`scheme://…`) or a path (`/…`, `~/…`);
@@ -17,7 +19,7 @@ enum DataLikeKey {
     static func isDataLike(_ key: String) -> Bool {
         let u = Array(key.utf8)
         guard !u.isEmpty, u.count <= 1_024 else { return false }
-        if isUUID(u) || isInteger(u) || isLongHex(u) || isNumberLike(u) { return true }
+        if isUUID(u) || isInteger(u) || isLongHex(u) || isNumberLike(u) || containsIdentifier(u) { return true }
         if key.hasPrefix("/") || key.hasPrefix("~/") || key.contains("://") { return !key.contains(" ") }
         if isEmail(u) { return true }
         return isReverseDNS(u)
@@ -53,6 +55,24 @@ enum DataLikeKey {
 
     static func isLongHex(_ u: [UInt8]) -> Bool {
         u.count >= 16 && u.allSatisfy(isHex) && u.contains(where: isDigit)
+    }
+
+    /// Whether a UUID or a run of 16 or more hexadecimal digits (with a digit) is inside.
+    static func containsIdentifier(_ u: [UInt8]) -> Bool {
+        var run = 0
+        var runHasDigit = false
+        for (i, c) in u.enumerated() {
+            if isHex(c) {
+                run += 1
+                runHasDigit = runHasDigit || isDigit(c)
+                if run >= 16, runHasDigit { return true }
+            } else {
+                run = 0
+                runHasDigit = false
+            }
+            if c == UInt8(ascii: "-"), i >= 8, i + 28 <= u.count, isUUID(Array(u[(i - 8)..<(i + 28)])) { return true }
+        }
+        return false
     }
 
     static func isNumberLike(_ u: [UInt8]) -> Bool {

@@ -131,7 +131,8 @@ struct PayloadShapeInferrerTests {
     @Test(arguments: [
         ("5C1A3B2E-7D4F-4E21-9A8B-2F0C6D1E3B47", true), ("42", true), ("-7", true), ("com.apple.mobilenotes", true),
         ("group.com.example.app", true), ("someone@example.com", true), ("https://example.com", true), ("/var/mobile", true),
-        ("0123456789abcdef0123", true), ("2024-05-01", true), ("1.2.3", true),
+        ("0123456789abcdef0123", true), ("2024-05-01", true), ("1.2.3", true), ("8:live:.cid.832804f1252ed9b2", true),
+        ("8:orgid:66b9d91f-0991-4403-9444-3713542490d8", true),
         ("name", false), ("tintColor", false), ("Home Address", false), ("NS.objects", false), ("UIRed-Double", false),
         ("deadbeefdeadbeef", false), ("", false), ("a.b", false),
     ])
