@@ -128,6 +128,8 @@ public struct AttributeMigrator: Sendable {
         let select: String
         let update: String
         let count: String
+        /// Every row's key and value, in key order, for reading only.
+        let selectAll: String
 
         init(location: AttributeLocation) {
             let table = StoreConnection.quote(location.table.name)
@@ -140,6 +142,9 @@ public struct AttributeMigrator: Sendable {
             // The third column guards the update: Z_OPT where Core Data keeps one, else the value.
             let guardColumn = location.table.hasOptimisticLock ? "\"Z_OPT\"" : column
             select = "SELECT \(key), \(column), \(guardColumn) FROM \(table) WHERE \(key) > ?\(filter) ORDER BY \(key) LIMIT ?"
+            // A table with neither Z_PK nor a rowid is read in its own order, rows numbered by the reader.
+            let readKey = location.table.keyColumn == "rowid" && !location.table.hasRowID ? "NULL" : key
+            selectAll = "SELECT \(readKey), \(column) FROM \(table) WHERE 1\(filter)" + (readKey == "NULL" ? "" : " ORDER BY \(key)")
             count = "SELECT COUNT(*) FROM \(table) WHERE 1\(filter)"
             if location.table.hasOptimisticLock {
                 update = "UPDATE \(table) SET \(column) = ?, \"Z_OPT\" = COALESCE(\"Z_OPT\", 0) + 1 WHERE \(key) = ? AND \"Z_OPT\" IS ?"
