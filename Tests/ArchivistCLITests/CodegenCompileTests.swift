@@ -102,11 +102,25 @@ struct CodegenCompileTests {
         try Data(visit.stdout).write(to: URL(fileURLWithPath: check.sourcePath("Visit")))
         check.expect("Visit", decodes: visits.map { Data($0.utf8) }, with: .json(dateStrategy: "iso8601"))
 
+        // The transformers, against stand-ins for the Darwin-only API: registered under their name,
+        // allowing exactly the archives' classes.
+        for type in ["BowTieTintColor", "UserDetailsRecord", "ConfigurationPayload"] {
+            let generated = check.directory.appendingPathComponent(type + ".swift").path
+            try check.addTransformer(from: try String(contentsOfFile: generated, encoding: .utf8), name: type)
+            check.statements += [
+                "\(type)Transformer.register()",
+                "print(\"NOTE \(type) \\(ValueTransformer.registered[\"\(type)Transformer\"] is \(type)Transformer) \\(\(type)Transformer.allowedTopLevelClasses.map { String(describing: $0) })\")",
+            ]
+        }
+
         let outcome = try check.run()
         #expect(outcome.failures.isEmpty, "\(outcome.failures)")
         for entry in check.entries {
             #expect(outcome.decoded[entry.typeName] == entry.payloads.count, "\(entry.typeName)")
         }
+        #expect(outcome.notes.contains { $0.hasPrefix("BowTieTintColor true [") && $0.hasSuffix("UIColor\"]") }, "\(outcome.notes)")
+        #expect(outcome.notes.contains { $0.hasPrefix("UserDetailsRecord true [") && $0.contains("UserDetails") && $0.contains("NSString") }, "\(outcome.notes)")
+        #expect(outcome.notes.contains { $0.hasPrefix("ConfigurationPayload true [") && $0.contains("ConfigurationBox") && $0.contains("NSData") }, "\(outcome.notes)")
     }
 
     /// Every column of the real stores in ../shared/corpus/stores that holds keyed archives: on a

@@ -26,11 +26,63 @@ struct GeneratedCodeCheck {
     let directory: URL
     var sources: [URL] = []
     var entries: [Entry] = []
+    /// Statements appended to the program; what they print on lines starting `NOTE ` is
+    /// returned in `Outcome.notes`.
+    var statements: [String] = []
 
     init(name: String) throws {
         directory = URL(fileURLWithPath: ArchivistProcess.temporaryFile(name))
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     }
+
+    /// The transformer section of a generated file, made to compile on Linux against
+    /// `transformerStandIns`: its `#if canImport(CoreData)`, imports and `@objc` name removed.
+    mutating func addTransformer(from source: String, name: String) throws {
+        guard let start = source.range(of: "#if canImport(CoreData)\n") else { throw CheckError.compilation("no transformer in \(name)") }
+        var section = String(source[start.upperBound...])
+        for framework in ["import CoreData\n", "#if canImport(UIKit)\nimport UIKit\n#elseif canImport(AppKit)\nimport AppKit\n#endif\n"] {
+            section = section.replacingOccurrences(of: framework, with: "")
+        }
+        section = section.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("@objc(") && $0 != "#endif" }.joined(separator: "\n")
+        let url = directory.appendingPathComponent(name + "Transformer.swift")
+        try Data(("import Foundation\n" + section).utf8).write(to: url)
+        sources.append(url)
+        if !sources.contains(where: { $0.lastPathComponent == "TransformerStandIns.swift" }) {
+            let standIns = directory.appendingPathComponent("TransformerStandIns.swift")
+            try Data(Self.transformerStandIns.utf8).write(to: standIns)
+            sources.append(standIns)
+        }
+    }
+
+    /// Stand-ins for the Darwin-only API the transformer uses (Core Data, Foundation's
+    /// ValueTransformer, UIKit) and for the apps' archived classes, declared as Apple's SDK
+    /// declares them.
+    static let transformerStandIns = """
+        import Foundation
+
+        struct NSValueTransformerName: RawRepresentable, Hashable, Sendable {
+            var rawValue: String
+            init(rawValue: String) { self.rawValue = rawValue }
+        }
+
+        class ValueTransformer: NSObject {
+            nonisolated(unsafe) static var registered: [String: ValueTransformer] = [:]
+            class func setValueTransformer(_ transformer: ValueTransformer?, forName name: NSValueTransformerName) {
+                registered[name.rawValue] = transformer
+            }
+        }
+
+        class NSSecureUnarchiveFromDataTransformer: ValueTransformer {
+            class var allowedTopLevelClasses: [AnyClass] { [] }
+        }
+
+        class UIColor: NSObject {}
+        class UserDetails: NSObject {}
+        class ConfigurationBox: NSObject {}
+        class SerializableColor: NSObject {}
+
+        """
 
     /// Deletes the check's folder.
     func remove() { try? FileManager.default.removeItem(at: directory) }
@@ -50,6 +102,7 @@ struct GeneratedCodeCheck {
     struct Outcome {
         var compilerOutput: String
         var decoded: [String: Int] = [:]
+        var notes: [String] = []
         var failures: [String] = []
     }
 
@@ -96,6 +149,7 @@ struct GeneratedCodeCheck {
             }
             main += "}\n"
         }
+        main += statements.map { $0 + "\n" }.joined()
         let mainFile = directory.appendingPathComponent("main.swift")
         try Data(main.utf8).write(to: mainFile)
         let executable = directory.appendingPathComponent("decode-check").path
@@ -108,6 +162,8 @@ struct GeneratedCodeCheck {
             let parts = line.split(separator: " ")
             if parts.first == "DECODED", parts.count == 3 {
                 outcome.decoded[String(parts[1])] = Int(parts[2])
+            } else if parts.first == "NOTE" {
+                outcome.notes.append(parts.dropFirst().joined(separator: " "))
             } else {
                 outcome.failures.append(String(line))
             }
