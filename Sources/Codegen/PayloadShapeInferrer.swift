@@ -21,18 +21,31 @@ public struct PayloadShapeInferrer: Sendable {
     public var encoding: PayloadEncoding
     /// An object position with more distinct keys than this, across all values, is a map.
     public var maximumRecordFields: Int
+    /// The deepest nesting of arrays and objects typed. A type nested deeper than any real
+    /// payload is no use to anyone, and a hostile value of 100,000 levels would otherwise make
+    /// names and type spellings that grow with the square of its depth.
+    public var maximumDepth: Int
     /// How many values were added.
     public private(set) var valueCount = 0
     var evidence: ShapeEvidence = .unknown
 
-    public init(encoding: PayloadEncoding = .json, maximumRecordFields: Int = 128) {
+    public init(encoding: PayloadEncoding = .json, maximumRecordFields: Int = 128, maximumDepth: Int = 64) {
         self.encoding = encoding
         self.maximumRecordFields = maximumRecordFields
+        self.maximumDepth = maximumDepth
     }
 
     /// Adds one whole payload value.
-    public mutating func add(_ value: PropertyListValue) {
-        evidence = join(evidence, self.evidence(of: value))
+    ///
+    /// - Throws: `CodegenError` when the value nests deeper than `maximumDepth`; the value is
+    ///   then not added.
+    public mutating func add(_ value: PropertyListValue) throws(CodegenError) {
+        var tooDeep = false
+        let e = self.evidence(of: value, depth: 0, tooDeep: &tooDeep)
+        guard !tooDeep else {
+            throw CodegenError(.tooDeep, "the value nests deeper than \(maximumDepth) levels of arrays and objects, more than a generated type holds")
+        }
+        evidence = join(evidence, e)
         valueCount += 1
     }
 
@@ -40,15 +53,21 @@ public struct PayloadShapeInferrer: Sendable {
     public var shape: PayloadShape { shape(of: evidence) }
 
     /// The shape of `values`.
-    public static func shape(of values: some Sequence<PropertyListValue>, encoding: PayloadEncoding = .json) -> PayloadShape {
+    ///
+    /// - Throws: `CodegenError` when a value nests deeper than the default `maximumDepth`.
+    public static func shape(of values: some Sequence<PropertyListValue>, encoding: PayloadEncoding = .json) throws(CodegenError) -> PayloadShape {
         var inferrer = PayloadShapeInferrer(encoding: encoding)
-        for value in values { inferrer.add(value) }
+        for value in values { try inferrer.add(value) }
         return inferrer.shape
     }
 
     // MARK: One value
 
-    func evidence(of value: PropertyListValue) -> ShapeEvidence {
+    func evidence(of value: PropertyListValue, depth: Int, tooDeep: inout Bool) -> ShapeEvidence {
+        if value.isCollection, depth >= maximumDepth {
+            tooDeep = true
+            return .unknown
+        }
         switch value {
         case .null: return .null
         case .bool: return .bool
@@ -61,19 +80,30 @@ public struct PayloadShapeInferrer: Sendable {
         case .data: return .data
         case .array(let elements), .set(let elements):
             var element = ShapeEvidence.unknown
-            for e in elements { element = join(element, evidence(of: e)) }
+            for e in elements {
+                element = join(element, evidence(of: e, depth: depth + 1, tooDeep: &tooDeep))
+                if tooDeep { return .unknown }
+            }
             return .array(element)
-        case .dictionary(let d): return evidence(of: d)
+        case .dictionary(let d): return evidence(of: d, depth: depth, tooDeep: &tooDeep)
         }
     }
 
-    func evidence(of dictionary: PropertyListDictionary) -> ShapeEvidence {
+    func evidence(of dictionary: PropertyListDictionary, depth: Int, tooDeep: inout Bool) -> ShapeEvidence {
+        func joined() -> ShapeEvidence {
+            var total = ShapeEvidence.unknown
+            for value in dictionary.values {
+                total = join(total, evidence(of: value, depth: depth + 1, tooDeep: &tooDeep))
+                if tooDeep { return .unknown }
+            }
+            return total
+        }
         var keys: [String] = []
         keys.reserveCapacity(dictionary.count)
         for key in dictionary.keys {
             guard case .string(let s) = key else {
                 // Keys that are not strings: a dictionary keyed by data, whatever it holds.
-                return .map(dictionary.values.reduce(ShapeEvidence.unknown) { join($0, evidence(of: $1)) })
+                return .map(joined())
             }
             keys.append(s)
         }
@@ -82,11 +112,12 @@ public struct PayloadShapeInferrer: Sendable {
         }
         if let color = colorEvidence(dictionary, keys: keys) { return color }
         if !keys.isEmpty, keys.allSatisfy(DataLikeKey.isDataLike) {
-            return .map(dictionary.values.reduce(ShapeEvidence.unknown) { join($0, evidence(of: $1)) })
+            return .map(joined())
         }
         var record = RecordEvidence()
         for (key, value) in zip(keys, dictionary.values) {
-            let e = evidence(of: value)
+            let e = evidence(of: value, depth: depth + 1, tooDeep: &tooDeep)
+            if tooDeep { return .unknown }
             if let known = record.fields[key] {
                 record.fields[key] = join(known, e)
             } else {

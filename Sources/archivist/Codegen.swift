@@ -109,14 +109,24 @@ extension Archivist {
             /// Values left out, by kind, with the first key that showed it and why.
             var leftOut: [StoredValueKind: (count: Int, first: String, reason: String)] = [:]
 
+            /// The first value too deep to type, and why.
+            var failure: (place: String, error: CodegenError)?
+
             mutating func add(_ outcome: StoredPayloadExtractor.Outcome, at place: String) {
+                do throws(CodegenError) {
+                    switch outcome {
+                    case .archive(let payload, _), .payload(let payload, _): try inferrer.add(payload)
+                    case .null, .unusable: break
+                    }
+                } catch {
+                    if failure == nil { failure = (place, error) }
+                    return
+                }
                 switch outcome {
-                case .archive(let payload, let archive):
-                    inferrer.add(payload)
+                case .archive(_, let archive):
                     classes.add(archive)
                     archives += 1
-                case .payload(let payload, let kind):
-                    inferrer.add(payload)
+                case .payload(_, let kind):
                     payloads[kind, default: 0] += 1
                 case .null:
                     nulls += 1
@@ -160,6 +170,9 @@ extension Archivist {
                     let storeName = URL(fileURLWithPath: store).lastPathComponent
                     let typedColumn = attribute.caseInsensitiveCompare("\(location.table.name).\(location.column.name)") == .orderedSame
                     source = (typedColumn ? location.description : "\(attribute) (\(location.table.name).\(location.column.name))") + " in \(storeName)"
+                    if let failure = collected.failure {
+                        throw CommandFailure(file: store, message: "\(failure.error.message) at \(failure.place)")
+                    }
                     reportLeftOut(collected, file: store)
                     guard collected.inferrer.valueCount > 0 else {
                         throw CommandFailure(file: store, message: "\(attribute) holds no value to infer a type from (\(collected.summary))")
@@ -175,6 +188,9 @@ extension Archivist {
                         case .unusable(_, let reason): throw CommandFailure(file: input.displayName, message: reason)
                         case .null: break
                         default: collected.add(outcome, at: input.displayName)
+                        }
+                        if let failure = collected.failure {
+                            throw CommandFailure(file: failure.place, message: failure.error.message)
                         }
                     }
                     name = typeName ?? "Payload"

@@ -118,6 +118,14 @@ import Testing
         #expect(r.err.contains(message), "\(r.err)")
     }
 
+    @Test func aValueNestedDeeperThanAGeneratedTypeHoldsIsRefused() throws {
+        let deep = try Self.write(String(repeating: "[", count: 100) + String(repeating: "]", count: 100), "deep.json")
+        let r = try ArchivistProcess.run(["codegen", deep])
+        #expect(r.status == 1)
+        #expect(r.out.isEmpty)
+        #expect(r.err == "archivist: \(deep): the value nests deeper than 64 levels of arrays and objects, more than a generated type holds\n")
+    }
+
     @Test func anImageFileIsRefusedByName() throws {
         let r = try ArchivistProcess.run(["codegen", Self.archive("photo.png")])
         #expect(r.status == 1)

@@ -112,14 +112,14 @@ struct PayloadShapeInferrerTests {
     ]
 
     @Test(arguments: cases)
-    func inferenceFollowsItsRule(_ c: Case) {
-        #expect(PayloadShapeInferrer.shape(of: c.values, encoding: c.encoding) == c.expected)
+    func inferenceFollowsItsRule(_ c: Case) throws {
+        #expect(try PayloadShapeInferrer.shape(of: c.values, encoding: c.encoding) == c.expected)
     }
 
-    @Test func anInferrerCountsTheValuesAdded() {
+    @Test func anInferrerCountsTheValuesAdded() throws {
         var inferrer = PayloadShapeInferrer()
-        inferrer.add("a")
-        inferrer.add("b")
+        try inferrer.add("a")
+        try inferrer.add("b")
         #expect(inferrer.valueCount == 2)
         #expect(inferrer.shape == .string)
     }
@@ -136,9 +136,24 @@ struct PayloadShapeInferrerTests {
         ("name", false), ("tintColor", false), ("Home Address", false), ("NS.objects", false), ("UIRed-Double", false),
         ("deadbeefdeadbeef", false), ("", false), ("a.b", false),
     ])
-    func dataLikeKeysAreToldFromNames(key: String, isData: Bool) {
-        let shape = PayloadShapeInferrer.shape(of: [.dictionary(PropertyListDictionary([(.string(key), "v")]))])
+    func dataLikeKeysAreToldFromNames(key: String, isData: Bool) throws {
+        let shape = try PayloadShapeInferrer.shape(of: [.dictionary(PropertyListDictionary([(.string(key), "v")]))])
         let isMap = if case .map = shape { true } else { false }
         #expect(isMap == isData)
+    }
+
+    @Test func aValueNestedDeeperThanTheLimitIsRefusedAndNotAdded() throws {
+        var deep: PropertyListValue = "leaf"
+        for _ in 0..<1_000 { deep = .array([deep]) }
+        var inferrer = PayloadShapeInferrer()
+        try inferrer.add(["a": 1])
+        #expect(throws: CodegenError(.tooDeep, "the value nests deeper than 64 levels of arrays and objects, more than a generated type holds")) {
+            try inferrer.add(deep)
+        }
+        #expect(inferrer.valueCount == 1)
+        #expect(inferrer.shape == .record([PayloadField("a", .integer(.int8))]))
+        var limit: PropertyListValue = "leaf"
+        for _ in 0..<64 { limit = .array([limit]) }
+        try inferrer.add(limit)
     }
 }
