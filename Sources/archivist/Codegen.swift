@@ -25,8 +25,9 @@ extension Archivist {
                 the archives hold, with its name and registration. Without --attribute, each \
                 FILE is one value (an archive, a JSON or property-list payload). Values that \
                 hold nothing to decode (images, damaged archives, external files) are left out \
-                and counted on standard error. Exit status: 0 when code was written, 1 when no \
-                value could be read.
+                and counted on standard error. Exit status: 0 when code was written; 1 when the \
+                attribute holds no value to decode, a FILE holds none, or a value nests deeper \
+                than a type can (64 levels).
                 """
         )
 

@@ -126,6 +126,15 @@ import Testing
         #expect(r.err == "archivist: \(deep): the value nests deeper than 64 levels of arrays and objects, more than a generated type holds\n")
     }
 
+    @Test func codegenHelpNamesItsInputsAndTheStrategiesItSharesWithMigrate() throws {
+        let r = try ArchivistProcess.run(["codegen", "--help"])
+        #expect(r.status == 0)
+        for option in ["--attribute <Entity.attribute>", "--type-name <NAME>", "--date-strategy", "--data-strategy", "--to <to>",
+                       "--number-types", "--no-transformer", "--select <PATH>", "-o, --output"] {
+            #expect(r.out.contains(option), "\(option)")
+        }
+    }
+
     @Test func anImageFileIsRefusedByName() throws {
         let r = try ArchivistProcess.run(["codegen", Self.archive("photo.png")])
         #expect(r.status == 1)
