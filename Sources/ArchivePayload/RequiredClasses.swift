@@ -1,13 +1,15 @@
 import KeyedArchive
 
-/// The classes a set of archives needs an `NSSecureUnarchiveFromDataTransformer` to allow, and
-/// no more: what a transformer written for exactly those values lists.
+/// The classes a set of archives needs an `NSSecureUnarchiveFromDataTransformer` to allow
+/// beyond a list it already has, and no more.
 ///
-/// Each archive is checked against an empty allow-list, so every object's class is a
-/// violation; the classes are then the checker's smallest cover of all of them (a class, or one
-/// of its real superclasses, never NSObject), followed by the plain plist types stored inline
-/// (NSString, NSNumber, NSData, NSDate), which Foundation lets through with a warning unless
-/// they are listed.
+/// Each archive is checked against that list (by default an empty one, so every object's class
+/// is a violation); the classes are then the checker's smallest cover of the violations (a
+/// class, or one of its real superclasses, never NSObject), followed by the plain plist types
+/// stored inline (NSString, NSNumber, NSData, NSDate) that the list does not name, which
+/// Foundation lets through with a warning unless they are listed. `codegen` asks for the
+/// classes beyond `AllowList.transformerDefault`, which its transformer adds to
+/// `super.allowedTopLevelClasses`.
 public struct RequiredClasses: Sendable {
     let checker: AllowListChecker
     /// One violation per class met, for the cover.
@@ -17,8 +19,9 @@ public struct RequiredClasses: Sendable {
     /// Sets of class names already checked: an archive of the same classes adds nothing.
     var knownSignatures: Set<[String]> = []
 
-    public init(hierarchy: ClassHierarchy = .apple) {
-        checker = AllowListChecker(allowList: AllowList(classes: []), hierarchy: hierarchy)
+    /// - Parameter allowList: the classes already allowed; none by default.
+    public init(beyond allowList: AllowList = AllowList(classes: []), hierarchy: ClassHierarchy = .apple) {
+        checker = AllowListChecker(allowList: allowList, hierarchy: hierarchy)
     }
 
     /// Adds the classes of one archive.
@@ -38,10 +41,11 @@ public struct RequiredClasses: Sendable {
         }
     }
 
-    /// The classes to allow, cover first, then inline plist types the cover does not include.
+    /// The classes to allow, cover first, then inline plist types that neither the cover nor
+    /// the list already allowed names.
     public var classes: [String] {
         let cover = checker.minimalAdditions(for: violations.keys.sorted().compactMap { violations[$0] })
-        let covered = Set(cover)
+        let covered = Set(cover).union(checker.allowList.spellings)
         return cover + inlineTypes.sorted().filter { !covered.contains($0) }
     }
 }
