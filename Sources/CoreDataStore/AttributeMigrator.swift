@@ -58,6 +58,8 @@ public struct AttributeMigrator: Sendable {
         }
         var result = MigrationResult(path: path, location: location, target: options.target, dryRun: options.dryRun)
         result.judgement = judgement
+        result.model = modelChoice
+        result.jsonOptions = options.jsonOptions
         if !options.dryRun {
             switch options.backup {
             case .none: break

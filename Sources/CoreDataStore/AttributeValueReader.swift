@@ -1,3 +1,4 @@
+import CoreDataModel
 import Foundation
 import GRDB
 import KeyedArchive
@@ -7,17 +8,25 @@ import KeyedArchive
 ///
 /// The store is opened read-only and read in one snapshot, in key order, through a cursor:
 /// values are classified in batches on several threads and handed over one at a time, so
-/// memory holds one batch.
+/// memory holds one batch. The attribute is located as `migrate` locates it, by the model
+/// `model` names (the store's own by default), so `Entity.attribute` is the model's name and the
+/// location carries the model's attribute (type, transformer, custom class).
 public struct AttributeValueReader: Sendable {
     public var readOptions: KeyedArchiveReadOptions
+    /// The model that names the attribute: the store's own `Z_MODELCACHE` by default.
+    public var model: ModelChoice
+    /// Limits for reading the model.
+    public var modelOptions: ModelReadOptions
     /// Threads classifying each batch. Default: the active cores.
     public var parallelism: Int
     /// Stack size for those threads (see `MigrationOptions.workerStackSize`).
     public var workerStackSize: Int?
 
-    public init(readOptions: KeyedArchiveReadOptions = .default, parallelism: Int = ProcessInfo.processInfo.activeProcessorCount,
-                workerStackSize: Int? = nil) {
+    public init(readOptions: KeyedArchiveReadOptions = .default, model: ModelChoice = .storeCache, modelOptions: ModelReadOptions = .default,
+                parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, workerStackSize: Int? = nil) {
         self.readOptions = readOptions
+        self.model = model
+        self.modelOptions = modelOptions
         self.parallelism = parallelism
         self.workerStackSize = workerStackSize
     }
@@ -26,7 +35,8 @@ public struct AttributeValueReader: Sendable {
     /// `table.column`) in the store at `path`, NULLs included, in key order.
     ///
     /// - Returns: where the attribute was found.
-    /// - Throws: `StoreError` when the store cannot be opened or read, or has no such attribute.
+    /// - Throws: `StoreError` when the store cannot be opened or read, has no such attribute (or
+    ///   only a transient one), or a model file given does not read.
     @discardableResult
     public func read(path: String, attribute: String, _ body: (_ primaryKey: Int64, _ value: StoredValue) -> Void) throws(StoreError) -> AttributeLocation {
         let queue = try StoreConnection.open(path, writable: false)
@@ -40,9 +50,10 @@ public struct AttributeValueReader: Sendable {
             case .blob(let data): classifier.classify(data)
             }
         }
+        let (model, modelOptions) = (self.model, self.modelOptions)
         return try StoreConnection.sqlite(path) {
             try queue.read { db in
-                let schema = try StoreSchema.read(db, path: path)
+                let schema = try StoreSchema.read(db, path: path, model: model, modelOptions: modelOptions)
                 let location = try schema.locate(attribute, path: path)
                 let statements = AttributeMigrator.Statements(location: location)
                 // A batch ends at 2,048 rows or 32 MB of values, as in a scan.

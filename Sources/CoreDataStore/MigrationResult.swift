@@ -1,4 +1,5 @@
 import CoreDataModel
+import PropertyList
 
 /// What a migration did (or, for a dry run, would do).
 public struct MigrationResult: Sendable {
@@ -25,6 +26,10 @@ public struct MigrationResult: Sendable {
     public var elapsed: Double = 0
     /// Who judged the archives, and by which list.
     public var judgement = TransformerJudgement(basis: .noModel, allowList: .transformerDefault)
+    /// The model the attribute was named by.
+    public var model: ModelChoice = .storeCache
+    /// How the JSON payloads spell dates and data.
+    public var jsonOptions = JSONWriteOptions()
 
     /// The change the app's model needs once every value is converted: the attribute becomes
     /// Binary Data and loses its transformer. Nil without a model, for a dry run, while rows
@@ -33,6 +38,46 @@ public struct MigrationResult: Sendable {
         // Back to archives (`--to archive`) the attribute stays Transformable.
         guard !dryRun, !hasFailures, target != .archive, let attribute = location.attribute, attribute.attributeType == .transformable else { return nil }
         return ModelChange(attribute: location.attributeName ?? attribute.name, from: attribute)
+    }
+
+    /// The `archivist codegen` arguments whose Codable type decodes what this migration wrote:
+    /// the attribute as the model names it, the decoder (`--to plist` or `xml` for property
+    /// lists), the JSON date and data strategies when not JSONEncoder's defaults, and the model
+    /// file the attribute was named by.
+    public var codegenArguments: [String] {
+        var arguments = ["codegen", path, "--attribute", location.attributeName ?? "\(location.table.name).\(location.column.name)"]
+        switch target {
+        case .json:
+            switch jsonOptions.dateEncodingStrategy {
+            case .deferredToDate: break
+            case .secondsSince1970: arguments += ["--date-strategy", "secondsSince1970"]
+            case .millisecondsSince1970: arguments += ["--date-strategy", "millisecondsSince1970"]
+            case .iso8601: arguments += ["--date-strategy", "iso8601"]
+            }
+            if jsonOptions.dataEncodingStrategy == .deferredToData { arguments += ["--data-strategy", "deferredToData"] }
+        case .propertyList: arguments += ["--to", "plist"]
+        case .xml: arguments += ["--to", "xml"]
+        case .archive: break
+        }
+        switch model {
+        case .storeCache: break
+        case .file(let modelPath): arguments += ["--model", modelPath]
+        case .none: arguments.append("--no-model")
+        }
+        return arguments
+    }
+
+    /// `archivist codegen STORE --attribute Entity.attribute …`, quoted for a POSIX shell.
+    public var codegenCommand: String {
+        (["archivist"] + codegenArguments).map(Self.shellQuoted).joined(separator: " ")
+    }
+
+    /// `word` as a POSIX shell reads it back: as it is when it holds only safe characters, else
+    /// in single quotes.
+    static func shellQuoted(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:=@%+")
+        guard word.isEmpty || !word.allSatisfy(safe.contains) else { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 
     public var skippedCount: Int { skipped.values.reduce(0, +) }

@@ -28,7 +28,10 @@ public enum CorpusStores {
         for suffix in ["", "-wal", "-shm"] {
             let source = directory.appendingPathComponent(name + suffix)
             guard FileManager.default.fileExists(atPath: source.path) else { continue }
-            try FileManager.default.copyItem(at: source, to: target.appendingPathComponent(name + suffix))
+            let copy = target.appendingPathComponent(name + suffix)
+            try FileManager.default.copyItem(at: source, to: copy)
+            // The evidence is read-only; a copy that tests migrate must not be.
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: copy.path)
         }
         return target.appendingPathComponent(name).path
     }

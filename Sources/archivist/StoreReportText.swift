@@ -183,7 +183,7 @@ enum StoreReportText {
         }
         if let change = result.modelChange {
             out += "model change the app needs: \(change.sentence)\n"
-            out += "the Codable type that decodes the new values: archivist codegen \(result.path) --attribute \(change.attribute)\n"
+            out += "the Codable type that decodes the new values: \(result.codegenCommand)\n"
         }
         return out
     }
