@@ -124,17 +124,18 @@ public struct ModelAudit: Sendable, Hashable {
                 findings.append(Finding(entity: entity.name, attribute: attribute,
                                         problem: .rowsRefusedByGivenClasses(transformer: name, classes: refusedClasses), rows: summary,
                                         fix: TransformerFix(entity: entity.name, attribute: attribute, existingTransformer: name,
-                                                            given: given[name] ?? [], adding: refusedClasses)))
+                                                            adding: TransformerFix.addedClasses(customClass: attribute.customClassName,
+                                                                                                given: given[name] ?? [], needed: refusedClasses))))
             case .insecureTransformer(let name):
-                let additions = Self.additions(custom: attribute.customClassName, refused: refusedClasses, allowList: allowList)
+                let additions = TransformerFix.addedClasses(customClass: attribute.customClassName, needed: refusedClasses, beyond: allowList)
                 findings.append(Finding(entity: entity.name, attribute: attribute,
                                         problem: attribute.valueTransformerName == nil ? .noTransformer : .insecureTransformer(name),
                                         rows: summary, fix: TransformerFix(entity: entity.name, attribute: attribute, adding: additions)))
             case .secureDefaults:
-                let additions = Self.additions(custom: attribute.customClassName, refused: refusedClasses, allowList: allowList)
+                let additions = TransformerFix.addedClasses(customClass: attribute.customClassName, needed: refusedClasses, beyond: allowList)
                 guard !additions.isEmpty else { continue }
                 let problem: Problem
-                if let custom = attribute.customClassName, !Self.accepts(allowList, custom) {
+                if let custom = attribute.customClassName, !TransformerFix.accepts(allowList, custom) {
                     problem = .customClassOutsideDefaults(custom)
                 } else {
                     problem = .rowsRefusedByDefaults(refusedClasses)
@@ -149,18 +150,6 @@ public struct ModelAudit: Sendable, Hashable {
         self.judgedByApp = judgedByApp
     }
 
-    /// The classes to add to the secure list: the custom class when the list refuses it, then
-    /// the classes the rows need.
-    static func additions(custom: String?, refused: [String], allowList: AllowList) -> [String] {
-        var out: [String] = []
-        if let custom, !accepts(allowList, custom) { out.append(custom) }
-        // One entry per Swift type: `Palette.SerializableColor` and its mangled name are one class.
-        for name in refused where !out.contains(where: { TransformerFix.swiftTypeName($0) == TransformerFix.swiftTypeName(name) }) {
-            out.append(name)
-        }
-        return out
-    }
-
     /// Classes seen, as a transformer's top-level list: the custom class first, and without
     /// the plain Foundation values an archive holds inside (strings, numbers).
     public static func topLevelCandidates(_ seen: [String], custom: String?) -> [String] {
@@ -168,12 +157,5 @@ public struct ModelAudit: Sendable, Hashable {
         if let custom { out.append(custom) }
         for name in seen where !out.contains(name) && !["NSString", "NSNumber", "NSMutableString"].contains(name) { out.append(name) }
         return out.isEmpty ? seen : out
-    }
-
-    /// Whether `list` accepts an object of class `name`, judged by the checker itself.
-    static func accepts(_ list: AllowList, _ name: String) -> Bool {
-        var builder = KeyedArchiveBuilder()
-        let root = builder.object(name, fields: [])
-        return AllowListChecker(allowList: list).check(builder.archive(root: root)).isAccepted
     }
 }

@@ -67,7 +67,6 @@ extension ModelAudit {
             var fix = PropertyListDictionary()
             fix.append(key: "valueTransformerName", value: .string(finding.fix.transformerName))
             fix.append(key: "className", value: finding.fix.className.map { .string($0) } ?? .null)
-            fix.append(key: "extendsDefaults", value: .bool(finding.fix.extendsDefaults))
             fix.append(key: "addedClasses", value: .array(finding.fix.addedClasses.map { .string($0) }))
             fix.append(key: "swift", value: .string(finding.fix.swiftSource))
             f.append(key: "fix", value: .dictionary(fix))

@@ -1,7 +1,13 @@
+import ArchivePayload
 import KeyedArchive
 
 /// The value transformer an attribute needs: its registered name, its exact
 /// `allowedTopLevelClasses`, and the Swift to paste into the app.
+///
+/// Every transformer Archivist writes (here, in `check` and `scan`, and in `codegen`) follows one
+/// rule, `addedClasses(customClass:given:needed:beyond:)`: it subclasses
+/// `NSSecureUnarchiveFromDataTransformer` and lists `super.allowedTopLevelClasses` plus only the
+/// classes that default list refuses.
 public struct TransformerFix: Sendable, Hashable {
     /// The name to set as the attribute's Transformer in the model, and to register.
     public var transformerName: String
@@ -9,11 +15,9 @@ public struct TransformerFix: Sendable, Hashable {
     /// transformer's defaults already accept everything (`transformerName` is then
     /// `NSSecureUnarchiveFromData`).
     public var className: String?
-    /// The classes the subclass adds (readable names: `Palette.SerializableColor`).
+    /// The classes the subclass adds to `super.allowedTopLevelClasses` (readable names:
+    /// `Palette.SerializableColor`).
     public var addedClasses: [String]
-    /// Whether the list starts from `super.allowedTopLevelClasses` (the secure defaults) or
-    /// replaces it (an app transformer whose classes were given).
-    public var extendsDefaults: Bool
     /// The Swift: the subclass and its registration, or the one-line model change.
     public var swiftSource: String
 
@@ -21,7 +25,6 @@ public struct TransformerFix: Sendable, Hashable {
     /// `adding` to its defaults (none: the transformer itself suffices).
     init(entity: String, attribute: AttributeDescription, adding: [String]) {
         addedClasses = adding
-        extendsDefaults = true
         guard !adding.isEmpty else {
             transformerName = ValueTransformerKind.secureUnarchiveName
             className = nil
@@ -35,23 +38,51 @@ public struct TransformerFix: Sendable, Hashable {
         let name = base + "Transformer"
         transformerName = name
         className = name
-        let list = "super.allowedTopLevelClasses + [\(adding.map { Self.swiftTypeName($0) + ".self" }.joined(separator: ", "))]"
-        swiftSource = Self.source(entity: entity, attribute: attribute.name, className: name, list: list)
+        swiftSource = Self.source(entity: entity, attribute: attribute.name, className: name, adding: adding)
     }
 
-    /// The fix for an app transformer whose classes were given: the same name, with the
-    /// classes the rows need added to its list.
-    init(entity: String, attribute: AttributeDescription, existingTransformer: String, given: [String], adding: [String]) {
+    /// The fix for an app transformer whose classes were given: the same name, rewritten as an
+    /// `NSSecureUnarchiveFromDataTransformer` subclass that adds `adding` to the defaults.
+    init(entity: String, attribute: AttributeDescription, existingTransformer: String, adding: [String]) {
         addedClasses = adding
-        extendsDefaults = false
         transformerName = existingTransformer
         let name = Self.swiftTypeName(existingTransformer)
         className = name
-        let list = "[\((given + adding).map { Self.swiftTypeName($0) + ".self" }.joined(separator: ", "))]"
-        swiftSource = Self.source(entity: entity, attribute: attribute.name, className: name, list: list, registeredName: existingTransformer)
+        swiftSource = Self.source(entity: entity, attribute: attribute.name, className: name, adding: adding, registeredName: existingTransformer)
     }
 
-    static func source(entity: String, attribute: String, className: String, list: String, registeredName: String? = nil) -> String {
+    /// The classes a transformer lists after `super.allowedTopLevelClasses`: the model's custom
+    /// class, the classes given for the app's own transformer (`--transformer`), then the
+    /// classes the rows need, each only when `allowList` (the secure defaults) refuses it, and
+    /// one entry per Swift type (`Palette.SerializableColor` and its mangled name are one).
+    ///
+    /// One rule for the audit and `codegen`: the defaults are Foundation's value classes, safe to
+    /// allow, and a store is one device's sample, so a list of only the classes seen would turn
+    /// another device's old value (an NSArray where this one has none) into nil.
+    public static func addedClasses(customClass: String?, given: [String] = [], needed: [String],
+                                    beyond allowList: AllowList = .transformerDefault) -> [String] {
+        var out: [String] = []
+        for name in [customClass].compactMap({ $0 }) + given + needed
+        where !out.contains(where: { swiftTypeName($0) == swiftTypeName(name) }) && !accepts(allowList, name) {
+            out.append(name)
+        }
+        return out
+    }
+
+    /// Whether `list` accepts an object of class `name`, judged by the checker itself.
+    static func accepts(_ list: AllowList, _ name: String) -> Bool {
+        var builder = KeyedArchiveBuilder()
+        let root = builder.object(name, fields: [])
+        return AllowListChecker(allowList: list).check(builder.archive(root: root)).isAccepted
+    }
+
+    /// `super.allowedTopLevelClasses + [UIColor.self]`.
+    static func list(adding: [String]) -> String {
+        adding.isEmpty ? "super.allowedTopLevelClasses"
+            : "super.allowedTopLevelClasses + [\(adding.map { swiftTypeName($0) + ".self" }.joined(separator: ", "))]"
+    }
+
+    static func source(entity: String, attribute: String, className: String, adding: [String], registeredName: String? = nil) -> String {
         """
         /// Reads \(entity).\(attribute) with secure unarchiving.
         @objc(\(className))
@@ -59,7 +90,7 @@ public struct TransformerFix: Sendable, Hashable {
             static let name = NSValueTransformerName(rawValue: "\(registeredName ?? className)")
 
             override class var allowedTopLevelClasses: [AnyClass] {
-                \(list)
+                \(list(adding: adding))
             }
         }
 

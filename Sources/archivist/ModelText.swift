@@ -77,8 +77,8 @@ enum ModelText {
             if finding.fix.className == nil {
                 out += "    fix: set its Transformer to NSSecureUnarchiveFromDataTransformer; its default classes accept every class the rows hold\n"
             } else {
-                out += "    fix: \(finding.fix.extendsDefaults ? "an NSSecureUnarchiveFromDataTransformer subclass" : "the transformer's list")"
-                out += " allowing \(finding.fix.addedClasses.joined(separator: ", "))\(finding.fix.extendsDefaults ? " beside its defaults" : "")\n"
+                let added = finding.fix.addedClasses.isEmpty ? "" : " and \(finding.fix.addedClasses.joined(separator: ", "))"
+                out += "    fix: an NSSecureUnarchiveFromDataTransformer subclass allowing its defaults\(added)\n"
                 out += finding.fix.swiftSource.split(separator: "\n", omittingEmptySubsequences: false).map { "      \($0)\n" }.joined()
             }
         }

@@ -79,7 +79,11 @@ import Testing
         let refused = try #require(try StoreScanner(options: options).audit(path: path).audit)
         let dark = try #require(refused.findings.first { $0.attribute.name == "darkColor" })
         #expect(dark.problem == .rowsRefusedByGivenClasses(transformer: "UIColorValueTransformer", classes: ["UIColor"]))
-        #expect(dark.fix.swiftSource.contains("[NSString.self, UIColor.self]"))
+        // The app's class rewritten on the secure defaults: NSString is one of them, UIColor is added.
+        #expect(dark.fix.className == "UIColorValueTransformer")
+        #expect(dark.fix.addedClasses == ["UIColor"])
+        #expect(dark.fix.swiftSource.contains("super.allowedTopLevelClasses + [UIColor.self]"))
+        #expect(dark.fix.swiftSource.contains("NSValueTransformerName(rawValue: \"UIColorValueTransformer\")"))
     }
 
     @Test func aModelFileWithoutAStoreIsAuditedFromTheModelAlone() throws {
