@@ -17,20 +17,25 @@ public struct SwiftCodeGenerator: Sendable {
         case smallest
     }
 
-    /// The transformer subclass to write, inside `#if canImport(CoreData)`.
+    /// The transformer subclass to write, inside `#if canImport(CoreData)`: an
+    /// `NSSecureUnarchiveFromDataTransformer` whose list is `super.allowedTopLevelClasses` (the
+    /// secure defaults) plus `classes`.
     public struct Transformer: Sendable, Hashable {
         /// The subclass's name (`BowTieTintTransformer`).
         public var className: String
         /// The name it is registered under and that the model names; `className` by default.
         public var registeredName: String
-        /// The classes it allows, readable names (`UIColor`, `Eventail.SerializableColor`):
-        /// exactly those the old values hold.
+        /// The classes it adds to the defaults, readable names (`UIColor`,
+        /// `Eventail.SerializableColor`): those the old values hold that the defaults refuse.
         public var classes: [String]
+        /// Lines added to its documentation (why it has its name).
+        public var documentation: [String]
 
-        public init(className: String, registeredName: String? = nil, classes: [String]) {
+        public init(className: String, registeredName: String? = nil, classes: [String], documentation: [String] = []) {
             self.className = className
             self.registeredName = registeredName ?? className
             self.classes = classes
+            self.documentation = documentation
         }
 
         /// The classes as the app's Swift code names them (`Eventail.SerializableColor` is

@@ -60,7 +60,7 @@ struct SwiftTransformer: Sendable, Hashable {
     var className: String
     /// The name it is registered under.
     var registeredName: String
-    /// Swift type names (`UIColor`, `SerializableColor`).
+    /// Swift type names (`UIColor`, `SerializableColor`), added to `super.allowedTopLevelClasses`.
     var allowedClasses: [String]
     /// Classes known only by their runtime name (a mangled generic class), looked up with
     /// `NSClassFromString`.

@@ -62,7 +62,7 @@ struct SwiftDeclarationBuilder {
             let type = aliasedType(root, name: name, holders: &holders)
             file.declarations = [.alias(SwiftTypeAlias(name: name, documentation: documentation, type: type))] + holders
         }
-        if let transformer = generator.transformer, !transformer.classes.isEmpty {
+        if let transformer = generator.transformer {
             file.transformer = swiftTransformer(transformer)
         }
         return file
@@ -316,8 +316,9 @@ struct SwiftDeclarationBuilder {
             runtimeNamedClasses: classes.filter { !plain.contains($0) }, frameworks: frameworks,
             documentation: [
                 "Reads the old keyed archives with secure unarchiving while the app moves to `\(generator.typeName)`:",
-                "it allows exactly the classes those archives hold.",
-            ])
+                classes.isEmpty ? "the secure defaults accept every class they hold."
+                    : "it allows the secure defaults and the classes those archives hold beyond them.",
+            ] + (t.documentation.isEmpty ? [] : [""] + t.documentation))
     }
 
     /// `UIColor`; a Swift class by its unqualified name (`Eventail.SerializableColor` is

@@ -117,12 +117,12 @@ struct SwiftSourceRenderer {
             out.blank()
             out.line("override class var allowedTopLevelClasses: [AnyClass] {")
             out.indented { out in
-                var expression = "[" + t.allowedClasses.map { "\($0).self" }.joined(separator: ", ") + "]"
+                var terms = ["super.allowedTopLevelClasses"]
+                if !t.allowedClasses.isEmpty { terms.append("[" + t.allowedClasses.map { "\($0).self" }.joined(separator: ", ") + "]") }
                 if !t.runtimeNamedClasses.isEmpty {
-                    let names = "[" + t.runtimeNamedClasses.map(SwiftName.stringLiteral).joined(separator: ", ") + "].compactMap(NSClassFromString)"
-                    expression = t.allowedClasses.isEmpty ? names : expression + " + " + names
+                    terms.append("[" + t.runtimeNamedClasses.map(SwiftName.stringLiteral).joined(separator: ", ") + "].compactMap(NSClassFromString)")
                 }
-                out.line(expression)
+                out.line(terms.joined(separator: " + "))
             }
             out.line("}")
             out.blank()

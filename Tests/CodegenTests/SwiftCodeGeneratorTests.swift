@@ -6,10 +6,10 @@ import Testing
 /// What the generator writes for each shape, read as text (the compile tests in
 /// ArchivistCLITests build and run it).
 struct SwiftCodeGeneratorTests {
-    func source(_ values: [PropertyListValue], name: String = "Item", transformer: [String] = [],
+    func source(_ values: [PropertyListValue], name: String = "Item", transformer: [String]? = nil,
                 encoding: PayloadEncoding = .json) throws -> String {
         var generator = SwiftCodeGenerator(typeName: name, encoding: encoding)
-        if !transformer.isEmpty { generator.transformer = .init(className: name + "Transformer", classes: transformer) }
+        if let transformer { generator.transformer = .init(className: name + "Transformer", classes: transformer) }
         return generator.source(for: try PayloadShapeInferrer.shape(of: values, encoding: encoding))
     }
 
@@ -130,7 +130,7 @@ struct SwiftCodeGeneratorTests {
         #expect(try source([["a": 1], .null]).contains("decode(Item?.self, from: data)"))
     }
 
-    @Test func theTransformerAllowsExactlyTheClassesGivenByTheirSwiftNames() throws {
+    @Test func theTransformerAddsTheClassesGivenToTheSecureDefaultsByTheirSwiftNames() throws {
         let text = try source([["a": 1]], transformer: ["NSDictionary", "Eventail.SerializableColor", "UIColor", "_TtGC5MyApp3BoxSS_"])
         #expect(text.contains("""
             #if canImport(CoreData)
@@ -142,7 +142,8 @@ struct SwiftCodeGeneratorTests {
             #endif
             """))
         #expect(text.contains("@objc(ItemTransformer)\nfinal class ItemTransformer: NSSecureUnarchiveFromDataTransformer {\n"))
-        #expect(text.contains("        [NSDictionary.self, SerializableColor.self, UIColor.self] + [\"_TtGC5MyApp3BoxSS_\"].compactMap(NSClassFromString)\n"))
+        #expect(text.contains("        super.allowedTopLevelClasses + [NSDictionary.self, SerializableColor.self, UIColor.self] + [\"_TtGC5MyApp3BoxSS_\"].compactMap(NSClassFromString)\n"))
+        #expect(text.contains("/// it allows the secure defaults and the classes those archives hold beyond them.\n"))
         #expect(text.hasSuffix("    static func register() {\n        ValueTransformer.setValueTransformer(ItemTransformer(), forName: name)\n    }\n}\n#endif\n"))
     }
 
@@ -152,8 +153,19 @@ struct SwiftCodeGeneratorTests {
         #expect(!text.contains("UIKit"))
     }
 
-    @Test func noClassesMeansNoTransformer() throws {
+    @Test func noTransformerMeansNoCoreDataSection() throws {
         #expect(try !source([["a": 1]]).contains("canImport(CoreData)"))
+    }
+
+    @Test func aTransformerWithNoClassesToAddKeepsTheDefaultsAndItsRegisteredName() throws {
+        var generator = SwiftCodeGenerator(typeName: "Tint")
+        generator.transformer = .init(className: "TintTransformer", registeredName: "UIColorValueTransformer", classes: [],
+                                      documentation: ["Registered under UIColorValueTransformer."])
+        let text = generator.source(for: try PayloadShapeInferrer.shape(of: [["a": 1]], encoding: .json))
+        #expect(text.contains("        super.allowedTopLevelClasses\n"))
+        #expect(text.contains("static let name = NSValueTransformerName(rawValue: \"UIColorValueTransformer\")"))
+        #expect(text.contains("/// the secure defaults accept every class they hold.\n///\n/// Registered under UIColorValueTransformer.\n@objc(TintTransformer)\n"))
+        #expect(!text.contains("UIKit"))
     }
 
     @Test(arguments: [("BowTieTint", true), ("Data", false), ("struct", false), ("1Tint", false), ("Tint Color", false), ("CodingKeys", false)])
