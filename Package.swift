@@ -127,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchivistCLITests",
-            dependencies: ["PropertyList", "ArchivePayload", "CoreDataStore", "StoreFixtures", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PropertyList", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

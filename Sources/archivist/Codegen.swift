@@ -1,6 +1,7 @@
 import ArchivePayload
 import ArgumentParser
 import Codegen
+import CoreDataModel
 import CoreDataStore
 import Foundation
 import KeyedArchive
@@ -21,13 +22,18 @@ extension Archivist {
                 bundle identifiers or numbers are dictionaries, colors are {red, green, blue, \
                 alpha}, values of several kinds are an enum. Writes that type (named by \
                 --type-name), and, inside #if canImport(CoreData), the \
-                NSSecureUnarchiveFromDataTransformer subclass that allows exactly the classes \
-                the archives hold, with its name and registration. Without --attribute, each \
+                NSSecureUnarchiveFromDataTransformer subclass that adds the classes the \
+                archives hold to its defaults, with its name and registration. Without --attribute, each \
                 FILE is one value (an archive, a JSON or property-list payload). Values that \
                 hold nothing to decode (images, damaged archives, external files) are left out \
-                and counted on standard error. Exit status: 0 when code was written; 1 when the \
-                attribute holds no value to decode, a FILE holds none, or a value nests deeper \
-                than a type can (64 levels).
+                and counted on standard error. With the store's model (or --model), \
+                Entity.attribute is the model's name, the type is named after it, and the \
+                transformer follows the model: registered under the name of an app-defined \
+                transformer (whose classes --transformer adds), or a new name to set in the \
+                model; none when NSSecureUnarchiveFromData's defaults accept every archive or \
+                the attribute is not Transformable. Exit status: 0 when code was written; 1 when \
+                the attribute holds no value to decode, a FILE holds none, or a value nests \
+                deeper than a type can (64 levels).
                 """
         )
 
@@ -73,12 +79,18 @@ extension Archivist {
         @OptionGroup(title: "Payload")
         var mapping: PayloadMappingOptions
 
+        @OptionGroup(title: "Model")
+        var model: ModelOptions
+
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
         func validate() throws {
             if inputs.isEmpty { throw ValidationError("give a store with --attribute, or one or more files") }
             if attribute != nil, inputs.count != 1 { throw ValidationError("--attribute reads one store; give exactly one") }
+            if attribute == nil, model.modelPath != nil || model.noModel || !model.transformers.isEmpty || model.transformersFile != nil {
+                throw ValidationError("--model, --no-model, --transformer and --transformers go with a store's --attribute")
+            }
             if let typeName, !SwiftCodeGenerator.isValidTypeName(typeName) {
                 throw ValidationError("--type-name must be a Swift identifier that is not a keyword nor a type the file uses (Data, Date, String…): \"\(typeName)\"")
             }
@@ -103,7 +115,8 @@ extension Archivist {
         /// What was read: the shape so far, the classes the archives need, and what was left out.
         struct Collected {
             var inferrer: PayloadShapeInferrer
-            var classes = RequiredClasses()
+            /// The classes beyond the secure defaults, which the transformer adds to them.
+            var classes = RequiredClasses(beyond: .transformerDefault)
             var archives = 0
             var payloads: [StoredValueKind: Int] = [:]
             var nulls = 0
@@ -140,7 +153,9 @@ extension Archivist {
             var summary: String {
                 var parts: [String] = []
                 if archives > 0 { parts.append("\(archives) keyed archive\(archives == 1 ? "" : "s")") }
-                for (kind, count) in payloads.sorted(by: { $0.key < $1.key }) { parts.append("\(count) \(kind.label)") }
+                for (kind, count) in payloads.sorted(by: { $0.key < $1.key }) {
+                    parts.append("\(count) \(kind.label)\(kind == .propertyList && count != 1 ? "s" : "")")
+                }
                 var text = "\(inferrer.valueCount) value\(inferrer.valueCount == 1 ? "" : "s")"
                 if !parts.isEmpty { text += " (" + parts.joined(separator: ", ") + ")" }
                 if nulls > 0 { text += ", \(nulls) NULL" }
@@ -154,10 +169,15 @@ extension Archivist {
             try reportingFailures { () throws(CommandFailure) in
                 var collected = Collected(inferrer: PayloadShapeInferrer(encoding: encoding))
                 var name: String
-                let source: String
+                var header: [String]
+                var modelAttribute: AttributeDescription?
+                var attributeName: String?
+                var given = TransformerAllowLists()
                 if let attribute {
                     let store = inputs[0]
-                    let reader = AttributeValueReader(readOptions: reading.archiveReadOptions, workerStackSize: reading.workerStackSize)
+                    given = try model.transformerLists()
+                    let reader = AttributeValueReader(readOptions: reading.archiveReadOptions, model: model.choice,
+                                                      workerStackSize: reading.workerStackSize)
                     let extractor = self.extractor
                     let location: AttributeLocation
                     do throws(StoreError) {
@@ -167,16 +187,17 @@ extension Archivist {
                     } catch {
                         throw CommandFailure(file: store, message: error.description)
                     }
+                    modelAttribute = location.attribute
+                    attributeName = location.attributeName
                     name = typeName ?? Self.defaultTypeName(attribute: attribute, location: location)
-                    let storeName = URL(fileURLWithPath: store).lastPathComponent
-                    let typedColumn = attribute.caseInsensitiveCompare("\(location.table.name).\(location.column.name)") == .orderedSame
-                    source = (typedColumn ? location.description : "\(attribute) (\(location.table.name).\(location.column.name))") + " in \(storeName)"
+                    header = ["Generated by `archivist codegen` from \(Self.source(attribute: attribute, location: location)) in \(URL(fileURLWithPath: store).lastPathComponent):"]
+                    if let described = location.attribute { header.append("In the model: \(Self.modelLine(described)).") }
                     if let failure = collected.failure {
                         throw CommandFailure(file: store, message: "\(failure.error.message) at \(failure.place)")
                     }
                     reportLeftOut(collected, file: store)
                     guard collected.inferrer.valueCount > 0 else {
-                        throw CommandFailure(file: store, message: "\(attribute) holds no value to infer a type from (\(collected.summary))")
+                        throw CommandFailure(file: store, message: "\(location.attributeName ?? attribute) holds no value to infer a type from (\(collected.summary))")
                     }
                 } else {
                     let classifier = StoredValueClassifier(readOptions: reading.archiveReadOptions)
@@ -195,26 +216,53 @@ extension Archivist {
                         }
                     }
                     name = typeName ?? "Payload"
-                    source = inputs.count == 1 ? InputFile(path: inputs[0]).displayName : "\(inputs.count) files"
+                    header = ["Generated by `archivist codegen` from \(inputs.count == 1 ? InputFile(path: inputs[0]).displayName : "\(inputs.count) files"):"]
                 }
+                header.append("\(collected.summary).")
                 var generator = SwiftCodeGenerator(typeName: name, numberTypes: numberTypes.library, encoding: encoding)
-                generator.header = ["Generated by `archivist codegen` from \(source):", "\(collected.summary)."]
-                let classes = collected.classes.classes
-                if !noTransformer, !classes.isEmpty {
-                    let transformer = SwiftCodeGenerator.Transformer(className: name + "Transformer", classes: classes)
-                    if transformer.swiftClassNames.contains(name) {
+                if !noTransformer, collected.archives > 0 {
+                    func plan() -> TransitionTransformer {
+                        TransitionTransformer(attribute: modelAttribute, attributeName: attributeName, className: name + "Transformer",
+                                              needed: collected.classes.classes, given: given)
+                    }
+                    var transformer = plan()
+                    if case .subclass(_, _, let added, _) = transformer, added.map(TransformerFix.swiftTypeName).contains(name) {
                         // The app keeps the archived class for the transformer: the new type needs another name.
                         guard typeName == nil else {
                             throw CommandFailure(file: InputFile(path: inputs[0]).displayName, message: "--type-name \(name) is the name of an archived class the transformer still allows; choose another name, or leave the transformer out with --no-transformer")
                         }
                         name += "Payload"
                         generator.typeName = name
+                        transformer = plan()
                     }
-                    generator.transformer = .init(className: name + "Transformer", classes: classes)
+                    switch transformer {
+                    case .subclass(let className, let registeredName, let added, let note):
+                        generator.transformer = .init(className: className, registeredName: registeredName, classes: added, documentation: [note])
+                    case .secureDefaultsSuffice, .notTransformable:
+                        if let note = transformer.note { header.append(note) }
+                    }
                 }
+                generator.header = header
                 let code = generator.source(for: collected.inferrer.shape)
                 try OutputFile(path: output).write(Data(code.utf8))
             }
+        }
+
+        /// `Group.darkColor (ZGROUP.ZDARKCOLOR)` as the model names it; without a model, the
+        /// attribute as the user spelled it.
+        static func source(attribute: String, location: AttributeLocation) -> String {
+            let typedColumn = attribute.caseInsensitiveCompare("\(location.table.name).\(location.column.name)") == .orderedSame
+            return location.attributeName != nil || typedColumn ? location.description : "\(attribute) (\(location.table.name).\(location.column.name))"
+        }
+
+        /// `Transformable, transformer UIColorValueTransformer, custom class UIColor`.
+        static func modelLine(_ attribute: AttributeDescription) -> String {
+            var line = attribute.attributeType.xcodeName
+            if attribute.attributeType == .transformable {
+                line += ", transformer \(attribute.valueTransformerName ?? "none (Core Data's insecure NSKeyedUnarchiveFromData)")"
+            }
+            if let custom = attribute.customClassName { line += ", custom class \(custom)" }
+            return line
         }
 
         /// One line on standard error per reason values were left out.
@@ -225,13 +273,16 @@ extension Archivist {
             }
         }
 
-        /// `BowTie.tintColor` → `BowTieTintColor`: the entity as the store names it, the
-        /// attribute as the user spelled it (`ZBOWTIE.ZTINTCOLOR` → `BowTieTintcolor`, all a
-        /// store without its model can tell).
+        /// `Group.darkColor` → `GroupDarkColor`: the entity and the attribute as the model names
+        /// them; without a model, the entity as the store names it and the attribute as the user
+        /// spelled it (`ZBOWTIE.ZTINTCOLOR` → `BowTieTintcolor`, all a store without its model
+        /// can tell).
         static func defaultTypeName(attribute: String, location: AttributeLocation) -> String {
             let typed = attribute.split(separator: ".", maxSplits: 1).map(String.init)
             var parts: [String]
-            if let entity = location.entity {
+            if let modelName = location.attributeName {
+                parts = modelName.split(separator: ".", maxSplits: 1).map(String.init)
+            } else if let entity = location.entity {
                 let attributePart = typed.count == 2 && typed[1].caseInsensitiveCompare(location.column.name) != .orderedSame
                     ? typed[1] : StoreSchema.attributeName(ofColumn: location.column.name)
                 parts = [entity.name, attributePart]

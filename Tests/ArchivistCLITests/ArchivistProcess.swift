@@ -30,8 +30,20 @@ struct ArchivistProcess {
     }
 
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+        try run(executable, arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Runs a command line that starts with `archivist` as a POSIX shell reads it (quotes and
+    /// all), with the built executable in its place: what a user does with a command we print.
+    static func runCommandLine(_ line: String) throws -> Result {
+        guard line.hasPrefix("archivist ") else { throw CocoaError(.executableNotLoadable) }
+        let script = "'" + executable.path + "'" + line.dropFirst("archivist".count)
+        return try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script])
+    }
+
+    static func run(_ program: URL, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }

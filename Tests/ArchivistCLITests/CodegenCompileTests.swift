@@ -1,8 +1,10 @@
 import ArchivePayload
+import CoreDataModel
 import CoreDataStore
 import Foundation
 import GRDB
 import KeyedArchive
+import StoreFixtures
 import Testing
 
 /// The generated file compiles with `swiftc` as it is, and a program built from it decodes every
@@ -102,14 +104,32 @@ struct CodegenCompileTests {
         try Data(visit.stdout).write(to: URL(fileURLWithPath: check.sourcePath("Visit")))
         check.expect("Visit", decodes: visits.map { Data($0.utf8) }, with: .json(dateStrategy: "iso8601"))
 
-        // The transformers, against stand-ins for the Darwin-only API: registered under their name,
-        // allowing exactly the archives' classes.
-        for type in ["BowTieTintColor", "UserDetailsRecord", "ConfigurationPayload"] {
+        // The Palette store's Group.darkColor, named by the store's model: from its archives, then
+        // from the JSON migrate writes, with the codegen command migrate prints.
+        let palette = try ModelCLITests.paletteStore()
+        _ = try Self.run(["codegen", palette, "--attribute", "Group.darkColor", "-o", check.sourcePath("GroupDarkColor")])
+        let migratePalette = try Self.run(["migrate", palette, "--attribute", "Group.darkColor", "--to", "json", "--no-backup",
+                                           "--transformer", "UIColorValueTransformer=UIColor"])
+        let printed = try #require(Self.printedCodegenCommand(migratePalette.out))
+        #expect(printed == "archivist codegen \(palette) --attribute Group.darkColor")
+        let after = try ArchivistProcess.runCommandLine(printed + " --type-name GroupDarkColorAfter -o " + check.sourcePath("GroupDarkColorAfter"))
+        #expect(after.status == 0, "\(after.err)")
+        let paletteValues = try CodegenCLITests.values(palette, table: "ZGROUP", column: "ZDARKCOLOR")
+        #expect(paletteValues.count == 36)
+        check.expect("GroupDarkColor", decodes: paletteValues)
+        check.expect("GroupDarkColorAfter", decodes: paletteValues)
+
+        // The transformers, against stand-ins for the Darwin-only API: registered under their name
+        // (the app's own, for Group.darkColor), allowing the secure defaults and the classes the
+        // archives hold beyond them.
+        let transformers = [("BowTieTintColor", "BowTieTintColorTransformer"), ("UserDetailsRecord", "UserDetailsRecordTransformer"),
+                            ("ConfigurationPayload", "ConfigurationPayloadTransformer"), ("GroupDarkColor", "UIColorValueTransformer")]
+        for (type, registeredName) in transformers {
             let generated = check.directory.appendingPathComponent(type + ".swift").path
             try check.addTransformer(from: try String(contentsOfFile: generated, encoding: .utf8), name: type)
             check.statements += [
                 "\(type)Transformer.register()",
-                "print(\"NOTE \(type) \\(ValueTransformer.registered[\"\(type)Transformer\"] is \(type)Transformer) \\(\(type)Transformer.allowedTopLevelClasses.map { String(describing: $0) })\")",
+                "print(\"NOTE \(type) \\(ValueTransformer.registered[\"\(registeredName)\"] is \(type)Transformer) \\(\(type)Transformer.allowedTopLevelClasses.map { String(describing: $0) }.joined(separator: \",\"))\")",
             ]
         }
 
@@ -118,53 +138,109 @@ struct CodegenCompileTests {
         for entry in check.entries {
             #expect(outcome.decoded[entry.typeName] == entry.payloads.count, "\(entry.typeName)")
         }
-        #expect(outcome.notes.contains { $0.hasPrefix("BowTieTintColor true [") && $0.hasSuffix("UIColor\"]") }, "\(outcome.notes)")
-        #expect(outcome.notes.contains { $0.hasPrefix("UserDetailsRecord true [") && $0.contains("UserDetails") && $0.contains("NSString") }, "\(outcome.notes)")
-        #expect(outcome.notes.contains { $0.hasPrefix("ConfigurationPayload true [") && $0.contains("ConfigurationBox") && $0.contains("NSData") }, "\(outcome.notes)")
+        let defaults = "NSArray,NSDictionary,NSSet,NSString,NSNumber,NSDate,NSData,NSURL,NSUUID,NSNull"
+        for (type, added) in [("BowTieTintColor", "UIColor"), ("UserDetailsRecord", "UserDetails"),
+                              ("ConfigurationPayload", "ConfigurationBox"), ("GroupDarkColor", "UIColor")] {
+            #expect(outcome.notes.contains { $0.hasPrefix("\(type) true ") && $0.hasSuffix("\(defaults),\(added)") }, "\(type): \(outcome.notes)")
+        }
     }
 
-    /// Every column of the real stores in ../shared/corpus/stores that holds keyed archives: on a
-    /// copy, codegen before the migration (from the archives) and after it (from the JSON it
-    /// wrote), then the migration with exactly the classes codegen's transformer allows; both
-    /// generated types must decode every migrated value.
-    @Test(.enabled(if: RealStores.isAvailable, "../shared/corpus/stores is absent"))
+    /// The `archivist codegen …` line a successful `migrate` prints.
+    static func printedCodegenCommand(_ output: String) -> String? {
+        let prefix = "the Codable type that decodes the new values: "
+        return output.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+
+    /// Every attribute of the real stores in ../shared/corpus/stores that holds keyed archives,
+    /// named by each store's model (Apple Notes included): on a private copy, codegen before the
+    /// migration (from the archives) and after it (from the JSON it wrote, with the command
+    /// migrate prints), then the migration with exactly the classes codegen's transformer
+    /// allows; both generated types must decode every migrated value.
+    @Test(.enabled(if: CorpusStores.isAvailable, "../shared/corpus/stores is absent"))
     func generatedTypesCompileAndDecodeEveryMigratedValueOfRealStores() throws {
         var check = try GeneratedCodeCheck(name: "codegen-real-stores")
         defer { check.remove() }
-        var columnsChecked = 0
-        for storeName in RealStores.names {
-            let copy = try RealStores.copy(storeName)
+        var checked: [String] = []
+        var nothingToDecode: [String] = []
+        var transformers: [String: Int] = [:]
+        for storeName in CorpusStores.names {
+            let copy = try CorpusStores.copy(storeName)
             defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: copy).deletingLastPathComponent().path) }
             let scan = try ArchivistProcess.run(["scan", copy, "--format", "json"])
-            guard scan.status == 0 else {
-                // A store whose schema scan refuses today (NoteStore: issue 13's model work).
-                #expect(scan.err.contains("does not exist"), "\(storeName): \(scan.err)")
-                continue
-            }
+            #expect(scan.status == 0, "every store opens: \(storeName): \(scan.err)")
             let report = try #require(try JSONSerialization.jsonObject(with: scan.stdout) as? [String: Any])
             for table in report["tables"] as? [[String: Any]] ?? [] {
                 for column in table["columns"] as? [[String: Any]] ?? [] {
                     let kinds = column["kinds"] as? [String: Int] ?? [:]
                     guard (kinds["keyedArchiveBinary"] ?? 0) + (kinds["keyedArchiveXML"] ?? 0) > 0,
-                          let tableName = table["name"] as? String, let columnName = column["column"] as? String else { continue }
-                    let attribute = "\(tableName).\(columnName)"
-                    columnsChecked += 1
-                    let typeName = "Real\(columnsChecked)"
+                          let tableName = table["name"] as? String, let columnName = column["column"] as? String,
+                          let attribute = column["attribute"] as? String else { continue }
+                    // The attribute as the library reads it for codegen: the model's attribute, and
+                    // the classes beyond the secure defaults in the archives that map to a payload.
+                    var required = RequiredClasses(beyond: .transformerDefault)
+                    var mapped = 0
+                    let extractor = StoredPayloadExtractor()
+                    let location = try AttributeValueReader().read(path: copy, attribute: attribute) { _, value in
+                        if case .archive(_, let archive) = extractor.extract(value) {
+                            required.add(archive)
+                            mapped += 1
+                        }
+                    }
+                    #expect(location.attributeName == attribute, "scan and codegen name it alike: \(storeName) \(attribute)")
+                    guard mapped > 0 else {
+                        // CloudKit's system fields (NoteStore): archives with no root object, which
+                        // migrate cannot convert either.
+                        let none = try ArchivistProcess.run(["codegen", copy, "--attribute", attribute])
+                        #expect(none.status == 1)
+                        #expect(none.err.contains("archivist: \(copy): \(attribute) holds no value to infer a type from ("), "\(none.err)")
+                        let dry = try ArchivistProcess.run(["migrate", copy, "--attribute", attribute, "--to", "json", "--dry-run", "--format", "json"])
+                        let result = try #require(try JSONSerialization.jsonObject(with: dry.stdout) as? [String: Any])
+                        #expect(result["converted"] as? Int == 0)
+                        nothingToDecode.append(attribute)
+                        continue
+                    }
+                    checked.append(attribute)
+                    let typeName = "Real\(checked.count)"
                     let beforePath = check.sourcePath(typeName)
                     let before = try Self.run(["codegen", copy, "--attribute", attribute, "--type-name", typeName, "-o", beforePath])
                     #expect(before.err.isEmpty, "\(storeName) \(attribute): \(before.err)")
-                    // The classes the transformer allows are the ones migrate needs, and no more.
-                    var required = RequiredClasses()
-                    try AttributeValueReader().read(path: copy, attribute: attribute) { _, value in
-                        if let archive = value.archive { required.add(archive) }
-                    }
-                    let swiftNames = required.classes.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
                     let source = try String(contentsOfFile: beforePath, encoding: .utf8)
-                    #expect(source.contains("        [" + swiftNames.map { "\($0).self" }.joined(separator: ", ") + "]\n"), "\(storeName) \(attribute)")
-                    _ = try Self.run(["migrate", copy, "--attribute", attribute, "--to", "json", "--no-backup",
-                                      "--only", required.classes.joined(separator: ",")])
+                    #expect(source.hasPrefix("// Generated by `archivist codegen` from \(attribute) (\(tableName).\(columnName)) in \(storeName):\n// In the model: "))
+                    // The transformer the model calls for, and the classes it adds to the defaults.
+                    let plan = TransitionTransformer(attribute: location.attribute, attributeName: attribute, className: typeName + "Transformer",
+                                                     needed: required.classes)
+                    var allowed: [String] = []
+                    switch plan {
+                    case .subclass(_, let registeredName, let added, _):
+                        #expect(source.contains("static let name = NSValueTransformerName(rawValue: \"\(registeredName)\")"), "\(storeName) \(attribute)")
+                        let list = "super.allowedTopLevelClasses" + (added.isEmpty ? "" : " + [" + added.map { TransformerFix.swiftTypeName($0) + ".self" }.joined(separator: ", ") + "]")
+                        #expect(source.contains("        \(list)\n"), "\(storeName) \(attribute)")
+                        allowed = added
+                        transformers["subclass", default: 0] += 1
+                    case .secureDefaultsSuffice:
+                        #expect(!source.contains("canImport(CoreData)"), "\(storeName) \(attribute)")
+                        #expect(source.contains("// \(plan.note ?? "")\n"))
+                        transformers["secureDefaultsSuffice", default: 0] += 1
+                    case .notTransformable(_, let classes):
+                        #expect(!source.contains("canImport(CoreData)"), "\(storeName) \(attribute)")
+                        #expect(source.contains("// \(plan.note ?? "")\n"))
+                        allowed = classes
+                        transformers["notTransformable", default: 0] += 1
+                    }
+                    // What the transformer allows (the defaults and its added classes) converts every row.
+                    let migrate = try Self.run(["migrate", copy, "--attribute", attribute, "--to", "json", "--no-backup"] + allowed.flatMap { ["--allow", $0] })
                     let afterPath = check.sourcePath(typeName + "After")
-                    _ = try Self.run(["codegen", copy, "--attribute", attribute, "--type-name", typeName + "After", "-o", afterPath])
+                    let afterArguments = " --type-name \(typeName)After -o \(afterPath)"
+                    if location.attribute?.attributeType == .transformable {
+                        // The command migrate prints, as printed.
+                        let printed = try #require(Self.printedCodegenCommand(migrate.out), "\(storeName) \(attribute): \(migrate.out)")
+                        #expect(printed == "archivist codegen \(copy) --attribute \(attribute)")
+                        let after = try ArchivistProcess.runCommandLine(printed + afterArguments)
+                        #expect(after.status == 0, "\(storeName) \(attribute): \(after.err)")
+                    } else {
+                        #expect(Self.printedCodegenCommand(migrate.out) == nil, "Binary Data needs no model change")
+                        _ = try Self.run(["codegen", copy, "--attribute", attribute, "--type-name", typeName + "After", "-o", afterPath])
+                    }
                     #expect(!(try String(contentsOfFile: afterPath, encoding: .utf8)).contains("canImport(CoreData)"),
                             "no archive is left, so no transformer: \(storeName) \(attribute)")
                     let values = try CodegenCLITests.values(copy, table: tableName, column: columnName)
@@ -173,38 +249,16 @@ struct CodegenCompileTests {
                 }
             }
         }
-        #expect(columnsChecked >= 10)
+        // Notes' two attributes with archives to decode are among them; its two of CloudKit
+        // system fields are not.
+        #expect(checked.count >= 19, "\(checked)")
+        #expect(checked.contains("ICAccount.replicaIDToBundleIdentifier") && checked.contains("ICCloudSyncingObject.unappliedEncryptedRecord"))
+        #expect(Set(nothingToDecode) == ["ICCloudSyncingObject.serverRecordData", "ICCloudSyncingObject.userSpecificServerRecordData"])
+        #expect(transformers["subclass", default: 0] >= 1 && transformers["notTransformable", default: 0] >= 1, "\(transformers)")
         let outcome = try check.run()
         #expect(outcome.failures.isEmpty, "\(outcome.failures)")
         for entry in check.entries {
             #expect(outcome.decoded[entry.typeName] == entry.payloads.count, "\(entry.typeName)")
         }
-    }
-}
-
-/// The real Core Data stores of ../shared/corpus/stores, copied before use: they are evidence
-/// and are never opened in place.
-enum RealStores {
-    static let directory = ArchivistProcess.repository.deletingLastPathComponent().appendingPathComponent("shared/corpus/stores")
-
-    static var isAvailable: Bool { !names.isEmpty }
-
-    static var names: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".sqlite") }.sorted()
-    }
-
-    /// Copies the store with its -wal and -shm into a fresh folder; returns the copy's path.
-    static func copy(_ name: String) throws -> String {
-        let folder = URL(fileURLWithPath: ArchivistProcess.temporaryFile("store"))
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for suffix in ["", "-wal", "-shm"] {
-            let source = directory.appendingPathComponent(name + suffix)
-            guard FileManager.default.fileExists(atPath: source.path) else { continue }
-            let destination = folder.appendingPathComponent(name + suffix)
-            try FileManager.default.copyItem(at: source, to: destination)
-            // The corpus is read-only; the copy must not be.
-            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: destination.path)
-        }
-        return folder.appendingPathComponent(name).path
     }
 }

@@ -74,7 +74,9 @@ struct GeneratedCodeCheck {
         }
 
         class NSSecureUnarchiveFromDataTransformer: ValueTransformer {
-            class var allowedTopLevelClasses: [AnyClass] { [] }
+            class var allowedTopLevelClasses: [AnyClass] {
+                [NSArray.self, NSDictionary.self, NSSet.self, NSString.self, NSNumber.self, NSDate.self, NSData.self, NSURL.self, NSUUID.self, NSNull.self]
+            }
         }
 
         class UIColor: NSObject {}
