@@ -29,11 +29,22 @@ struct Archivist: ParsableCommand {
 
     /// No verb is a usage error, as for plutil: the help goes to standard error, status 64.
     func run() throws {
-        FileHandle.standardError.write(Data((Self.helpMessage() + "\n").utf8))
+        StandardError.write(Self.helpMessage() + "\n")
         throw ExitCode(64)
     }
 
     static func main() {
+        // A closed pipe is an error (EPIPE) that OutputSink ends quietly, not a signal that
+        // kills the process before it cleans up its temporary files.
+        signal(SIGPIPE, SIG_IGN)
+        // Help and version text is printed by the argument parser through C's stdio: check at
+        // exit that it reached standard output, as every other output is checked.
+        atexit {
+            if fflush(nil) != 0, errno != EPIPE {
+                StandardError.write("archivist: cannot write standard output: \(SystemError.reason(errno))\n")
+                _exit(1)
+            }
+        }
         let arguments = Array(CommandLine.arguments.dropFirst())
         let invokedAsPlutil = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent == "plutil" } ?? false
         let work = {

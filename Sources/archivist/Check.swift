@@ -59,12 +59,12 @@ extension Archivist {
                     ])))
                 }
             }
-            switch format {
-            case .text:
-                FileHandle.standardOutput.write(Data(text.utf8))
-            case .json:
-                if let data = try? ReportFormat.jsonReport(.array(records)) {
-                    FileHandle.standardOutput.write(data)
+            try reportingFailures { () throws(CommandFailure) in
+                switch format {
+                case .text:
+                    try OutputFile(path: nil).write(text)
+                case .json:
+                    try OutputFile(path: nil).write(try ReportFormat.jsonReport(.array(records), file: "the report"))
                 }
             }
             if !allAccepted { throw ExitCode(1) }

@@ -1,16 +1,27 @@
 import ArgumentParser
 import Foundation
 
-/// A failure on one input, reported as one line: `archivist: <file>: <what> at <where>`.
+/// A failure, reported as one line: `archivist: <file>: <what> at <where>`, or
+/// `archivist: <what>` when it is about no one input (`cannot write OUTPUT: REASON`).
 struct CommandFailure: Error {
-    var file: String
+    var file: String?
     var message: String
 
-    var line: String { "archivist: \(file): \(message)" }
+    init(file: String, message: String) {
+        self.file = file
+        self.message = message
+    }
+
+    init(message: String) {
+        self.file = nil
+        self.message = message
+    }
+
+    var line: String { file.map { "archivist: \($0): \(message)" } ?? "archivist: \(message)" }
 
     /// Prints the line to standard error.
     func report() {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardError.write(line + "\n")
     }
 }
 

@@ -48,18 +48,19 @@ extension Archivist {
                 }
                 let nested = NestedPayloadOptions(expands: expandNested, readOptions: options)
                 // Streamed: the JSON of a large archive runs to 14 times its size.
-                let standardOutput: (UnsafeRawBufferPointer) -> Void = { FileHandle.standardOutput.write(Data($0)) }
-                switch format {
-                case .text:
-                    KeyedArchiveTreePrinter(usesColors: Terminal.colorsEnabled(), nested: nested).write(archive, to: standardOutput)
-                case .json:
-                    do throws(PropertyListError) {
-                        try KeyedArchiveJSONExporter(nested: nested).write(archive, to: standardOutput)
-                    } catch {
-                        throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
+                try OutputFile(path: nil).stream { (sink) throws(CommandFailure) in
+                    switch format {
+                    case .text:
+                        KeyedArchiveTreePrinter(usesColors: Terminal.colorsEnabled(), nested: nested).write(archive) { sink.write($0) }
+                    case .json:
+                        do throws(PropertyListError) {
+                            try KeyedArchiveJSONExporter(nested: nested).write(archive) { sink.write($0) }
+                        } catch {
+                            throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
+                        }
+                    case .dot:
+                        KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).write(archive) { sink.write($0) }
                     }
-                case .dot:
-                    KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).write(archive, to: standardOutput)
                 }
             }
         }

@@ -128,16 +128,13 @@ extension Archivist {
                     throw CommandFailure(file: store, message: error.description)
                 }
                 bar.finish()
+                failed = result.hasFailures
                 switch format {
                 case .text:
-                    let text = StoreReportText.render(result, colors: Palette(enabled: Terminal.colorsEnabled()))
-                    FileHandle.standardOutput.write(Data(text.utf8))
+                    try OutputFile(path: nil).write(StoreReportText.render(result, colors: Palette(enabled: Terminal.colorsEnabled())))
                 case .json:
-                    if let data = try? ReportFormat.jsonReport(result.jsonValue) {
-                        FileHandle.standardOutput.write(data)
-                    }
+                    try OutputFile(path: nil).write(try ReportFormat.jsonReport(result.jsonValue, file: store))
                 }
-                failed = result.hasFailures
             }
             if failed { throw ExitCode(1) }
         }

@@ -1,92 +1,68 @@
 import Foundation
 
 /// Where a verb writes: a path given with -o, or standard output for none or -.
+///
+/// Every byte a verb writes to standard output or a file goes through here, so that every
+/// failure reads the same way (`archivist: cannot write OUTPUT: REASON`, exit status 1), a
+/// reader that closes the pipe early ends the output quietly, and a file is never left half
+/// written: it is written beside its destination, flushed to disk and renamed over it, keeping
+/// the permission mode of the file it replaces.
 struct OutputFile {
+    /// The path given with -o; nil or - is standard output.
     let path: String?
 
-    /// Writes `data` whole. A file is written beside its destination under a temporary name,
-    /// flushed to disk and renamed into place, keeping the mode of the file it replaces, so a
-    /// failure at any point leaves the destination as it was (byte for byte) and never half a
-    /// file. A symbolic link is followed: the file it names is replaced, the link stays.
+    init(path: String?) {
+        self.path = path
+    }
+
+    var isStandardOutput: Bool { path == nil || path == "-" }
+
+    /// The name messages use: the path, or "standard output".
+    var name: String { isStandardOutput ? "standard output" : path ?? "-" }
+
+    /// Whether the bytes would land on a terminal: standard output, not redirected.
+    var isTerminal: Bool { isStandardOutput && isatty(STDOUT_FILENO) == 1 }
+
+    /// Writes `data` whole.
     ///
     /// With `endsLineOnTerminal`, text that does not end a line gets a line break when it goes
     /// to a terminal (JSONEncoder's output has none, and the prompt would follow it); files and
     /// pipes get the bytes exactly.
     func write(_ data: Data, endsLineOnTerminal: Bool = false) throws(CommandFailure) {
-        guard let path, path != "-" else {
-            FileHandle.standardOutput.write(data)
-            if endsLineOnTerminal, data.last != 0x0A, isatty(STDOUT_FILENO) == 1 {
-                FileHandle.standardOutput.write(Data("\n".utf8))
-            }
-            return
+        try stream { sink in
+            sink.write(data)
+            if endsLineOnTerminal, data.last != 0x0A, isTerminal { sink.write("\n") }
         }
+    }
+
+    /// Writes text whole.
+    func write(_ text: String) throws(CommandFailure) {
+        try write(Data(text.utf8))
+    }
+
+    /// Opens the output, lets `body` write to it piece by piece, then commits it: standard
+    /// output is flushed; a file is synced and renamed into place. When `body` throws or a
+    /// write fails, a file destination is left as it was.
+    ///
+    /// - Throws: `body`'s failure, or `cannot write OUTPUT: REASON`.
+    @discardableResult
+    func stream<T>(_ body: (OutputSink) throws(CommandFailure) -> T) throws(CommandFailure) -> T {
+        let sink = try OutputSink(self)
+        let result: T
         do {
-            try Self.replaceAtomically(path, with: data)
+            result = try body(sink)
         } catch {
-            throw CommandFailure(file: path, message: "cannot write: \(error.message)")
+            sink.abandon()
+            throw error
         }
+        try sink.commit()
+        return result
     }
 
-    struct WriteError: Error {
-        var message: String
-    }
-
-    /// Write beside, fsync, keep the mode, rename, fsync the folder.
-    static func replaceAtomically(_ path: String, with data: Data) throws(WriteError) {
-        func failure(_ what: String) -> WriteError {
-            WriteError(message: "\(what): \(String(cString: strerror(errno)))")
-        }
-        var destination = path
-        var info = stat()
-        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
-            destination = String(cString: resolved)
-            free(resolved)
-        }
-        let existingMode: mode_t? = stat(destination, &info) == 0 ? info.st_mode & 0o7777 : nil
-        let url = URL(fileURLWithPath: destination)
-        let directory = url.deletingLastPathComponent().path
-        var template = Array("\(directory)/.\(url.lastPathComponent).archivist-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw failure("cannot create a temporary file in \(directory)") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var done = false
-        defer {
-            if !done { unlink(temporary) }
-        }
-        do {
-            defer { close(fd) }
-            let written = data.withUnsafeBytes { raw -> Bool in
-                var offset = 0
-                while offset < raw.count {
-                    let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        return false
-                    }
-                    offset += n
-                }
-                return true
-            }
-            guard written else { throw failure("cannot write \(temporary)") }
-            // The replaced file's permissions, or what a new file gets under the umask.
-            let mode: mode_t
-            if let existingMode {
-                mode = existingMode
-            } else {
-                let mask = umask(0)
-                umask(mask)
-                mode = 0o666 & ~mask
-            }
-            guard fchmod(fd, mode) == 0 else { throw failure("cannot set the mode of \(temporary)") }
-            guard fsync(fd) == 0 else { throw failure("cannot flush \(temporary)") }
-        }
-        guard rename(temporary, destination) == 0 else { throw failure("cannot rename \(temporary) to \(destination)") }
-        done = true
-        // The rename itself reaches the disk once the folder is flushed.
-        let folder = open(directory, O_RDONLY | O_DIRECTORY)
-        if folder >= 0 {
-            _ = fsync(folder)
-            close(folder)
-        }
+    /// Refuses to put a binary property list on a terminal, where it is unreadable and can
+    /// garble the terminal's state. `-o -` asks for it explicitly.
+    func refuseBinaryOnTerminal(_ what: String) throws(CommandFailure) {
+        guard path == nil, isTerminal else { return }
+        throw CommandFailure(message: "refusing to write \(what) to a terminal; give -o FILE, or -o - to write it here anyway")
     }
 }

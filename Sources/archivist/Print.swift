@@ -23,8 +23,8 @@ extension Archivist {
             try reportingFailures { () throws(CommandFailure) in
                 let (value, _) = try InputFile(path: file).readPropertyList(reading, as: inputFormat.from)
                 // Streamed: the text of a large document is never held whole.
-                PropertyListPrettyPrinter(usesColors: Terminal.colorsEnabled()).write(value) { piece in
-                    FileHandle.standardOutput.write(Data(piece))
+                try OutputFile(path: nil).stream { sink in
+                    PropertyListPrettyPrinter(usesColors: Terminal.colorsEnabled()).write(value) { sink.write($0) }
                 }
             }
         }

@@ -29,13 +29,13 @@ struct ProgressBar {
                           StoreReportText.number(Int(rowsPerSecond)))
         if let left = secondsLeft { line += String(format: "  ETA %.0f s", left.rounded(.up)) }
         if failed > 0 { line += "  \(StoreReportText.number(failed)) failed" }
-        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        StandardError.write(line + "\u{1B}[K")
         drawn = true
     }
 
     mutating func finish() {
         guard enabled, drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.write("\r\u{1B}[K")
         drawn = false
     }
 }

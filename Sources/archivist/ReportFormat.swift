@@ -14,4 +14,13 @@ enum ReportFormat: String, ExpressibleByArgument, CaseIterable {
         options.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
         return try JSONPropertyListWriter(options: options).write(value) + Data("\n".utf8)
     }
+
+    /// `jsonReport`, with a failure worded for `file`'s report.
+    static func jsonReport(_ value: PropertyListValue, file: String) throws(CommandFailure) -> Data {
+        do {
+            return try jsonReport(value)
+        } catch {
+            throw CommandFailure(file: file, message: "cannot write the report as JSON: \(error.description)")
+        }
+    }
 }

@@ -59,14 +59,9 @@ extension Archivist {
                 bar.finish()
                 switch format {
                 case .text:
-                    let text = StoreReportText.render(report, colors: Palette(enabled: Terminal.colorsEnabled()))
-                    FileHandle.standardOutput.write(Data(text.utf8))
+                    try OutputFile(path: nil).write(StoreReportText.render(report, colors: Palette(enabled: Terminal.colorsEnabled())))
                 case .json:
-                    do throws(PropertyListError) {
-                        FileHandle.standardOutput.write(try ReportFormat.jsonReport(report.jsonValue))
-                    } catch {
-                        throw CommandFailure(file: store, message: "cannot write the report: \(error.description)")
-                    }
+                    try OutputFile(path: nil).write(try ReportFormat.jsonReport(report.jsonValue, file: store))
                 }
             }
         }

@@ -1,0 +1,205 @@
+import Foundation
+
+/// An open `OutputFile`: standard output, a file being written beside its destination, or a
+/// device or pipe named with -o.
+///
+/// Writes never throw, so streaming printers can hand it their pieces through a plain closure;
+/// the first failure is kept, later writes are dropped, and `commit()` reports it. A closed pipe
+/// (EPIPE, the reader went away, as with `| head`) is not a failure: the rest of the output is
+/// dropped quietly and the verb ends with its own status, as Unix tools do.
+final class OutputSink {
+    private let output: OutputFile
+    private let fd: Int32
+    /// Where a file is being written before it is renamed to `destination`; nil when writing
+    /// straight to standard output, a device or a pipe.
+    private let temporaryPath: String?
+    private let destination: String?
+    private var buffer: [UInt8] = []
+    private let bufferSize = 1 << 16
+    /// The first write error, reported by `commit()`.
+    private var failure: Int32?
+    /// The reader closed the pipe: everything else is dropped.
+    private(set) var readerWentAway = false
+    private var finished = false
+
+    init(_ output: OutputFile) throws(CommandFailure) {
+        self.output = output
+        buffer.reserveCapacity(bufferSize)
+        guard let path = output.path, !output.isStandardOutput else {
+            fd = STDOUT_FILENO
+            temporaryPath = nil
+            destination = nil
+            return
+        }
+        let target = Self.resolvingSymbolicLink(path)
+        var existing = stat()
+        let exists = stat(target, &existing) == 0
+        if exists, existing.st_mode & S_IFMT == S_IFDIR {
+            throw CommandFailure(message: "cannot write \(path): it is a folder")
+        }
+        if exists, existing.st_mode & S_IFMT != S_IFREG {
+            // A device, a FIFO or a socket (/dev/stdout, /dev/null, a named pipe): it cannot be
+            // replaced by renaming, and must not be; write into it.
+            let opened = open(target, O_WRONLY | O_CLOEXEC)
+            guard opened >= 0 else { throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(errno))") }
+            fd = opened
+            temporaryPath = nil
+            destination = nil
+            return
+        }
+        if exists, access(target, W_OK) != 0 {
+            throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(errno))")
+        }
+        let folder = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        var template = Array(((folder.isEmpty ? "." : folder) + "/." + name + ".archivist-XXXXXX").utf8CString)
+        let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard opened >= 0 else {
+            let code = errno
+            var folderInfo = stat()
+            if code == ENOENT || stat(folder.isEmpty ? "." : folder, &folderInfo) != 0 {
+                throw CommandFailure(message: "cannot write \(path): the folder \(folder.isEmpty ? "." : folder) does not exist")
+            }
+            throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(code)) (a file is written beside its destination, then renamed)")
+        }
+        fd = opened
+        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        destination = target
+        // mkstemp makes the file 0600: give it the mode of the file it replaces, or the mode a
+        // new file would get.
+        let mode: mode_t = exists ? existing.st_mode & 0o7777 : 0o666 & ~Self.currentUmask
+        fchmod(fd, mode)
+        if exists, getuid() == 0, existing.st_uid != 0 || existing.st_gid != 0 {
+            _ = fchown(fd, existing.st_uid, existing.st_gid)
+        }
+    }
+
+    deinit {
+        if !finished { abandon() }
+    }
+
+    /// The target of a symbolic link, so that writing through a link replaces the file it
+    /// points to rather than the link itself.
+    private static func resolvingSymbolicLink(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static var currentUmask: mode_t {
+        let mask = umask(0)
+        umask(mask)
+        return mask
+    }
+
+    // MARK: Writing
+
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil, !readerWentAway, bytes.count > 0 else { return }
+        if buffer.count + bytes.count <= bufferSize {
+            buffer.append(contentsOf: bytes)
+            return
+        }
+        flush()
+        if bytes.count >= bufferSize {
+            writeAll(bytes)
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    func write(_ data: Data) {
+        data.withUnsafeBytes { write($0) }
+    }
+
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Hands the buffered bytes to the system now (`lint` does after each file).
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        let pending = buffer
+        buffer.removeAll(keepingCapacity: true)
+        pending.withUnsafeBytes { writeAll($0) }
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil, !readerWentAway, let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(fd, base + offset, bytes.count - offset)
+            if n > 0 {
+                offset += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else if n < 0, errno == EPIPE {
+                readerWentAway = true
+                return
+            } else {
+                failure = n < 0 ? errno : EIO
+                return
+            }
+        }
+    }
+
+    // MARK: Ending
+
+    /// Flushes and, for a file, syncs it and renames it into place.
+    ///
+    /// - Throws: `cannot write OUTPUT: REASON` for the first failed write, sync or rename; the
+    ///   destination is then as it was before.
+    func commit() throws(CommandFailure) {
+        flush()
+        finished = true
+        if let failure {
+            if temporaryPath != nil { discardTemporary() } else if fd != STDOUT_FILENO { close(fd) }
+            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(failure))")
+        }
+        guard let temporaryPath, let destination else {
+            if fd != STDOUT_FILENO { close(fd) }
+            return
+        }
+        if fsync(fd) != 0 {
+            let code = errno
+            discardTemporary()
+            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(code))")
+        }
+        if close(fd) != 0 {
+            let code = errno
+            unlink(temporaryPath)
+            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(code))")
+        }
+        if rename(temporaryPath, destination) != 0 {
+            let code = errno
+            unlink(temporaryPath)
+            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(code))")
+        }
+        // Make the rename itself durable; a folder that cannot be synced is no failure.
+        let folder = (destination as NSString).deletingLastPathComponent
+        let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 {
+            fsync(folderFD)
+            close(folderFD)
+        }
+    }
+
+    /// Gives up: a file destination is left untouched and the temporary file removed.
+    func abandon() {
+        finished = true
+        buffer.removeAll()
+        if temporaryPath != nil {
+            discardTemporary()
+        } else if fd != STDOUT_FILENO {
+            close(fd)
+        }
+    }
+
+    private func discardTemporary() {
+        guard let temporaryPath else { return }
+        close(fd)
+        unlink(temporaryPath)
+    }
+}
