@@ -117,31 +117,18 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
 
     static let bplist = Array("bplist".utf8)
 
-    /// Formats known by their first bytes alone.
+    /// Formats known by their first bytes alone, named by the one sniffer every verb uses.
     static func magic(_ data: Data) -> NestedPayload? {
-        // Read only a short head: the checks below need at most 24 bytes.
-        let head = [UInt8](data.prefix(24))
-        func starts(_ bytes: [UInt8]) -> Bool { head.starts(with: bytes) }
-        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            // IHDR is the first chunk: length (4), "IHDR", width (4, big-endian), height (4).
-            guard head.count >= 24, head[12..<16].elementsEqual("IHDR".utf8) else { return .png(width: 0, height: 0) }
-            func bigEndian(_ at: Int) -> Int { head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
-            return .png(width: bigEndian(16), height: bigEndian(20))
+        switch ContentKind.sniff(data) {
+        case .png(let width, let height)?: .png(width: width, height: height)
+        case .jpeg?: .jpeg
+        case .gif?: .gif
+        case .heic?: .heic
+        case .pdf?: .pdf
+        case .gzip?: .gzip
+        case .zlib?: .zlib
+        default: nil
         }
-        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
-        if head.count >= 12, head[4..<8].elementsEqual("ftyp".utf8) {
-            let brand = String(decoding: head[8..<12], as: UTF8.self)
-            if ["heic", "heix", "mif1", "msf1"].contains(brand) { return .heic }
-        }
-        if starts(Array("%PDF-".utf8)) { return .pdf }
-        if starts([0x1F, 0x8B, 0x08]) { return .gzip }
-        if head.count >= 2, head[0] == 0x78, [0x01, 0x5E, 0x9C, 0xDA].contains(head[1]),
-           (Int(head[0]) << 8 | Int(head[1])) % 31 == 0 {
-            // CMF 0x78 is deflate with a 32 KiB window; FCHECK makes the pair a multiple of 31.
-            return .zlib
-        }
-        return nil
     }
 
     /// `{` or `[` after optional whitespace: the only roots this identifies as JSON.

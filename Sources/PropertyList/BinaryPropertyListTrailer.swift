@@ -13,7 +13,18 @@ struct BinaryPropertyListTrailer: Equatable {
     var offsetTableOffset: Int
 
     /// Reads and validates the trailer of `bytes`.
+    ///
+    /// - Throws: `.truncated` ("the file ends at byte N") when the file was cut short, which
+    ///   is what a trailer that breaks these rules usually means; otherwise the rule it breaks.
     init(_ bytes: UnsafeRawBufferPointer, maximumObjectCount: Int) throws(PropertyListError) {
+        do {
+            try self.init(validating: bytes, maximumObjectCount: maximumObjectCount)
+        } catch {
+            throw BinaryPropertyListTruncation.diagnose(bytes) ?? error
+        }
+    }
+
+    private init(validating bytes: UnsafeRawBufferPointer, maximumObjectCount: Int) throws(PropertyListError) {
         let length = bytes.count
         // The header, at least one object byte and the trailer must all fit.
         guard length >= Self.headerSize + 1 + Self.size else {
