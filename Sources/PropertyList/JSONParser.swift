@@ -14,6 +14,7 @@ struct JSONParser: TextPropertyListParser {
     /// Reused for strings with escapes.
     private var scratch: [UInt8] = []
     var stack: [OpenTextCollection<Kind>] = []
+    var warnings: [PropertyListWarning] = []
 
     enum Kind: TextCollectionKind {
         case object, array
@@ -77,13 +78,14 @@ struct JSONParser: TextPropertyListParser {
                 guard text[pos] == UInt8(ascii: "\"") else {
                     throw error(.malformed, "expected a string key, found \(describeCharacter(at: pos))")
                 }
+                let keyStart = pos
                 let key = try parseString()
                 guard skipSpace() else { throw endsInside("after a key; expected ':'") }
                 guard text[pos] == UInt8(ascii: ":") else {
                     throw error(.malformed, "expected ':' after the key, found \(describeCharacter(at: pos))")
                 }
                 pos += 1
-                stack[stack.count - 1].keys.append(key)
+                stack[stack.count - 1].appendKey(key, at: keyStart)
                 state = .value
 
             case .firstElement:

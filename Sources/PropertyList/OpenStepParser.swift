@@ -14,6 +14,7 @@ struct OpenStepParser: TextPropertyListParser {
     /// Reused for strings with escapes, so that building one allocates once.
     private var scratch: [UInt8] = []
     var stack: [OpenTextCollection<Kind>] = []
+    var warnings: [PropertyListWarning] = []
 
     enum Kind: TextCollectionKind {
         case array, dictionary
@@ -86,6 +87,7 @@ struct OpenStepParser: TextPropertyListParser {
                 let found = try skipSpace()
                 let top = stack.count - 1
                 if found, isStringStart(text[pos]) {
+                    let keyStart = pos
                     let key = try parseString()
                     guard try skipSpace() else { throw endsInside("after a key; expected '=' or ';'") }
                     switch text[pos] {
@@ -93,11 +95,11 @@ struct OpenStepParser: TextPropertyListParser {
                         // `key;` is short for `key = key;`, as .strings files use it.
                         pos += 1
                         try countObject()
-                        stack[top].keys.append(key)
+                        stack[top].appendKey(key, at: keyStart)
                         stack[top].values.append(key)
                     case UInt8(ascii: "="):
                         pos += 1
-                        stack[top].keys.append(key)
+                        stack[top].appendKey(key, at: keyStart)
                         state = .value
                     default:
                         throw error(.malformed, "expected '=' or ';' after the key, found \(describeCharacter(at: pos))")

@@ -32,6 +32,13 @@ public struct OpenStepPropertyListReader: Sendable {
     /// - Throws: `PropertyListError` with the line and column of the problem and the key path
     ///   of the value being read.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        try OpenStepParser.parse(data, options: options)
+        var ignored: [PropertyListWarning] = []
+        return try read(data, warnings: &ignored)
+    }
+
+    /// Reads one document, adding a warning for each key repeated in a dictionary (resolved as
+    /// `options.duplicateKeys` says) to `warnings`.
+    public func read(_ data: Data, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
+        try OpenStepParser.parse(data, options: options, warnings: &warnings)
     }
 }

@@ -19,6 +19,10 @@ public struct PropertyListReadOptions: Sendable, Hashable {
     /// Keep UTF-16 strings with lone surrogates as `.invalidUTF16String` instead of refusing them.
     /// Off by default, as in CF and plistlib; forensic users turn it on to see the raw code units.
     public var preservesInvalidUTF16: Bool = false
+    /// What the XML, OpenStep and JSON readers make of a key written twice in one dictionary:
+    /// by default the last value, as Apple's readers do. Either way, each is reported as a
+    /// `PropertyListWarning` by the `read(_:warnings:)` calls.
+    public var duplicateKeys: DuplicateKeyPolicy = .keepLast
 
     public init() {}
 

@@ -22,18 +22,29 @@ public struct PropertyListReader: Sendable {
     /// - Returns: the root value and the format it was read from.
     /// - Throws: `PropertyListError` saying what is wrong and where.
     public func read(_ data: Data, fileExtension: String? = nil) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
+        var ignored: [PropertyListWarning] = []
+        return try read(data, fileExtension: fileExtension, warnings: &ignored)
+    }
+
+    /// `read(_:fileExtension:)`, adding what the reader accepted but a person should know (a
+    /// key repeated in a dictionary) to `warnings`.
+    public func read(_ data: Data, fileExtension: String? = nil, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
         try options.checkInputSize(data.count)
         let isJSONFile = fileExtension?.lowercased() == "json"
         guard let detected = PropertyListFormat.detect(data) else {
-            if isJSONFile { return (try read(data, as: .json), .json) }
+            if isJSONFile { return (try read(data, as: .json, warnings: &warnings), .json) }
             throw PropertyListError(.unrecognizedFormat, data.isEmpty ? "empty input" : "not a property list", at: .byteOffset(0))
         }
-        guard detected == .openStep else { return (try read(data, as: detected), detected) }
-        if isJSONFile { return (try read(data, as: .json), .json) }
-        if PropertyListFormat.mayBeJSON(data), let value = try? JSONPropertyListReader(options: options).read(data) {
-            return (value, .json)
+        guard detected == .openStep else { return (try read(data, as: detected, warnings: &warnings), detected) }
+        if isJSONFile { return (try read(data, as: .json, warnings: &warnings), .json) }
+        if PropertyListFormat.mayBeJSON(data) {
+            var found: [PropertyListWarning] = []
+            if let value = try? JSONPropertyListReader(options: options).read(data, warnings: &found) {
+                warnings += found
+                return (value, .json)
+            }
         }
-        return (try read(data, as: .openStep), .openStep)
+        return (try read(data, as: .openStep, warnings: &warnings), .openStep)
     }
 
     /// Reads only what the value at `keyPath` needs: for binary input, the objects on the path
@@ -52,12 +63,18 @@ public struct PropertyListReader: Sendable {
 
     /// Reads `data` as the given format.
     public func read(_ data: Data, as format: PropertyListFormat) throws(PropertyListError) -> PropertyListValue {
+        var ignored: [PropertyListWarning] = []
+        return try read(data, as: format, warnings: &ignored)
+    }
+
+    /// Reads `data` as the given format, collecting warnings.
+    public func read(_ data: Data, as format: PropertyListFormat, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
         try options.checkInputSize(data.count)
         switch format {
         case .binary: return try BinaryPropertyListReader(options: options).read(data)
-        case .xml: return try XMLPropertyListReader(options: options).read(data)
-        case .openStep: return try OpenStepPropertyListReader(options: options).read(data)
-        case .json: return try JSONPropertyListReader(options: options).read(data)
+        case .xml: return try XMLPropertyListReader(options: options).read(data, warnings: &warnings)
+        case .openStep: return try OpenStepPropertyListReader(options: options).read(data, warnings: &warnings)
+        case .json: return try JSONPropertyListReader(options: options).read(data, warnings: &warnings)
         }
     }
 }

@@ -16,6 +16,8 @@ protocol TextPropertyListParser {
     var objectCount: Int { get set }
     var decodedSize: Int { get set }
     var stack: [OpenTextCollection<Kind>] { get set }
+    /// Repeated keys found so far.
+    var warnings: [PropertyListWarning] { get set }
     /// A collection the document opens without a bracket (a .strings file's dictionary), which
     /// "ends inside" messages cannot point at.
     static var bracelessKind: Kind? { get }
@@ -38,19 +40,32 @@ struct OpenTextCollection<Kind: TextCollectionKind> {
     /// A dictionary's keys; one more than `values` while a value is being read.
     var keys: [PropertyListValue] = []
     var values: [PropertyListValue] = []
+    /// Where each key starts, for the warning about a repeated one.
+    var keyOffsets: [Int] = []
+
+    /// Adds a dictionary key read at `offset`.
+    mutating func appendKey(_ key: PropertyListValue, at offset: Int) {
+        keys.append(key)
+        keyOffsets.append(offset)
+    }
 }
 
 extension TextPropertyListParser {
     static var bracelessKind: Kind? { nil }
 
     /// Reads `data` (UTF-8, UTF-16 or UTF-32, with or without a byte-order mark) as one document.
-    static func parse(_ data: Data, options: PropertyListReadOptions) throws(PropertyListError) -> PropertyListValue {
+    static func parse(_ data: Data, options: PropertyListReadOptions, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
         try options.checkInputSize(data.count)
-        let result = TextDecoding.withUTF8Text(data) { text -> Result<PropertyListValue, PropertyListError> in
+        let result = TextDecoding.withUTF8Text(data) { text -> Result<(PropertyListValue, [PropertyListWarning]), PropertyListError> in
             var parser = Self(text: text, options: options)
-            return Result { () throws(PropertyListError) -> PropertyListValue in try parser.parseDocument() }
+            return Result { () throws(PropertyListError) -> (PropertyListValue, [PropertyListWarning]) in
+                let value = try parser.parseDocument()
+                return (value, parser.warnings)
+            }
         }
-        return try result.get()
+        let (value, found) = try result.get()
+        warnings += found
+        return value
     }
 
     /// Opens a collection at `pos`, within the depth and value limits.
@@ -63,11 +78,24 @@ extension TextPropertyListParser {
     }
 
     /// Closes the innermost collection: an array, or a dictionary of the keys and values read.
+    /// A key read twice is reported, and resolved as `options.duplicateKeys` says.
     mutating func pop() -> PropertyListValue {
         let frame = stack.removeLast()
-        return frame.kind.isArray
-            ? .array(frame.values)
-            : .dictionary(PropertyListDictionary(keys: frame.keys, values: frame.values))
+        if frame.kind.isArray { return .array(frame.values) }
+        let repeats = DuplicateKeys.find(in: frame.keys)
+        guard !repeats.isEmpty else { return .dictionary(PropertyListDictionary(keys: frame.keys, values: frame.values)) }
+        let path = keyPath()
+        for r in repeats {
+            let (line, column) = TextDecoding.lineColumn(of: frame.keyOffsets[r.later], in: text)
+            let (firstLine, firstColumn) = TextDecoding.lineColumn(of: frame.keyOffsets[r.first], in: text)
+            warnings.append(DuplicateKeys.warning(key: frame.keys[r.later], at: .lineColumn(line: line, column: column),
+                                                  first: .lineColumn(line: firstLine, column: firstColumn), keyPath: path,
+                                                  policy: options.duplicateKeys))
+        }
+        switch options.duplicateKeys {
+        case .keepLast: return .dictionary(DuplicateKeys.keepingLast(keys: frame.keys, values: frame.values, repeats: repeats))
+        case .keepAll: return .dictionary(PropertyListDictionary(keys: frame.keys, values: frame.values))
+        }
     }
 
     mutating func countObject() throws(PropertyListError) {

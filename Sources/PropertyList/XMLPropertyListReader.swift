@@ -24,6 +24,13 @@ public struct XMLPropertyListReader: Sendable {
     /// - Returns: the root value, which may be wrapped in `<plist>` or stand alone, as CF allows.
     /// - Throws: `PropertyListError` with the line and column and the key path of the value.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
+        var ignored: [PropertyListWarning] = []
+        return try read(data, warnings: &ignored)
+    }
+
+    /// Reads one XML property list, adding a warning for each key repeated in a `<dict>`
+    /// (resolved as `options.duplicateKeys` says) to `warnings`.
+    public func read(_ data: Data, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
         try options.checkInputSize(data.count)
         // libxml2 2.9 mishandles UTF-32, so such documents are transcoded to UTF-8 here and
         // their encoding declaration is ignored. UTF-8 and UTF-16 go to libxml2 as they are.
@@ -32,12 +39,12 @@ public struct XMLPropertyListReader: Sendable {
             guard let (text, _) = TextDecoding.decode(data) else {
                 throw PropertyListError(.malformed, "the document is not valid UTF-32", at: .byteOffset(0))
             }
-            return try parse(Data(text.utf8), ignoringEncodingDeclaration: true)
+            return try parse(Data(text.utf8), ignoringEncodingDeclaration: true, warnings: &warnings)
         }
-        return try parse(data, ignoringEncodingDeclaration: false)
+        return try parse(data, ignoringEncodingDeclaration: false, warnings: &warnings)
     }
 
-    private func parse(_ data: Data, ignoringEncodingDeclaration: Bool) throws(PropertyListError) -> PropertyListValue {
+    private func parse(_ data: Data, ignoringEncodingDeclaration: Bool, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
         _ = Self.libxml2Ready
         let context = UnsafeMutablePointer<XMLPropertyListReaderContext>.allocate(capacity: 1)
         context.initialize(to: XMLPropertyListReaderContext(options: options))
@@ -96,6 +103,7 @@ public struct XMLPropertyListReader: Sendable {
             throw PropertyListError(.malformed, "libxml2 could not create a parser")
         }
         if let error = context.pointee.error { throw error }
+        warnings += context.pointee.warnings
         guard context.pointee.stack.count == 1, let root = context.pointee.stack.popLast() else {
             throw PropertyListError(.malformed, data.isEmpty ? "empty document" : "no property list value in the document", at: .lineColumn(line: 1, column: 1))
         }

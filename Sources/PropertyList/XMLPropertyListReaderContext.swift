@@ -63,6 +63,8 @@ struct XMLPropertyListReaderContext {
         var kind: Kind
         /// Where this container's values start on the value stack.
         var start: Int
+        /// Where a dictionary's key locations start in `keyLocations`.
+        var keyStart = 0
     }
 
     let options: PropertyListReadOptions
@@ -82,6 +84,10 @@ struct XMLPropertyListReaderContext {
     var objectCount = 0
     var decodedSize = 0
     var error: PropertyListError?
+    /// Keys repeated in a dictionary, found so far.
+    var warnings: [PropertyListWarning] = []
+    /// Where each key of the open dictionaries starts, innermost last.
+    var keyLocations: [(line: Int32, column: Int32)] = []
     /// True while libxml2 is inside our error callback, where stopping the parser is unsafe.
     var inErrorCallback = false
     /// How many faults libxml2 reported that CF reads through and so do we; when there are any,
@@ -178,7 +184,7 @@ struct XMLPropertyListReaderContext {
                 fail(.limitExceeded, "nesting deeper than \(options.maximumDepth)", includingCurrent: true)
                 return
             }
-            frames.append(Frame(kind: element == .array ? .array : .dict, start: stack.count))
+            frames.append(Frame(kind: element == .array ? .array : .dict, start: stack.count, keyStart: keyLocations.count))
         default:
             scalar = element
             textCount = 0
@@ -196,6 +202,7 @@ struct XMLPropertyListReaderContext {
             guard let value = finishScalar(element) else { return }
             scalar = nil
             stack.push(value)
+            if element == .key { keyLocations.append((Int32(truncatingIfNeeded: scalarLine), Int32(truncatingIfNeeded: scalarColumn))) }
             return
         }
         let frame = frames[frames.count - 1]
@@ -226,8 +233,9 @@ struct XMLPropertyListReaderContext {
                 _ = stack.popLast()
                 stack.push(.uid(uid))
             } else {
-                stack.push(.dictionary(stack.popDictionary(from: frame.start)))
+                stack.push(.dictionary(resolvingDuplicateKeys(stack.popDictionary(from: frame.start), keyStart: frame.keyStart)))
             }
+            keyLocations.removeSubrange(min(frame.keyStart, keyLocations.count)...)
         }
     }
 
@@ -383,6 +391,26 @@ struct XMLPropertyListReaderContext {
         let limit = 40
         let shown = String(decoding: UnsafeBufferPointer(rebasing: text.prefix(limit)), as: UTF8.self)
         return "\"" + shown + (text.count > limit ? "…" : "") + "\""
+    }
+
+    /// Reports each key the dictionary holds twice and resolves it as the options say.
+    private mutating func resolvingDuplicateKeys(_ dictionary: PropertyListDictionary, keyStart: Int) -> PropertyListDictionary {
+        let repeats = DuplicateKeys.find(in: dictionary.keys)
+        guard !repeats.isEmpty else { return dictionary }
+        func location(_ index: Int) -> PropertyListError.Location {
+            let i = keyStart + index
+            guard i < keyLocations.count else { return .none }
+            return .lineColumn(line: Int(keyLocations[i].line), column: Int(keyLocations[i].column))
+        }
+        let path = keyPath(includingCurrent: false)
+        for r in repeats {
+            warnings.append(DuplicateKeys.warning(key: dictionary.keys[r.later], at: location(r.later), first: location(r.first),
+                                                  keyPath: path, policy: options.duplicateKeys))
+        }
+        switch options.duplicateKeys {
+        case .keepLast: return DuplicateKeys.keepingLast(keys: dictionary.keys, values: dictionary.values, repeats: repeats)
+        case .keepAll: return dictionary
+        }
     }
 
     /// `<dict><key>CF$UID</key><integer>N</integer></dict>` is how XML spells a keyed-archive UID.
