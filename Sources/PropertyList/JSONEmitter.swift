@@ -218,9 +218,7 @@ public struct JSONEmitter: ~Copyable {
         guard r.isFinite else {
             switch options.nonConformingFloatEncodingStrategy {
             case .throw:
-                throw PropertyListError(
-                    .unrepresentable,
-                    "JSON cannot hold the \(what) \(r); choose strings for it with nonConformingFloatEncodingStrategy")
+                throw PropertyListError(.unrepresentable, "\(PropertyListError.nonConformingFloatMessagePrefix) \(what) \(r) unless strings are named for NaN and the infinities")
             case .convertToString(let positiveInfinity, let negativeInfinity, let nan):
                 writeString(r.isNaN ? nan : r > 0 ? positiveInfinity : negativeInfinity)
             }

@@ -69,3 +69,9 @@ public struct PropertyListError: Error, Sendable, Hashable, CustomStringConverti
         return text
     }
 }
+
+extension PropertyListError {
+    /// How the JSON writer's refusal of NaN and the infinities begins, so that a caller can
+    /// name its own option for them (the CLI's `--non-conforming-floats`).
+    package static let nonConformingFloatMessagePrefix = "JSON cannot hold the"
+}

@@ -46,6 +46,8 @@ extension Archivist {
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
+                let destination = OutputFile(path: output)
+                if to == .binary { try destination.refuseBinaryOnTerminal("a binary keyed archive") }
                 let (payload, format) = try input.readPropertyList(reading, as: inputFormat.from)
                 let data: Data
                 do {
@@ -56,7 +58,7 @@ extension Archivist {
                 } catch {
                     throw CommandFailure(file: input.displayName, message: "\(error)")
                 }
-                try OutputFile(path: output).write(data)
+                try destination.write(data)
             }
         }
     }

@@ -19,11 +19,9 @@ extension InputFile {
                 let reason = error.description.replacingOccurrences(of: "not a keyed archive: ", with: "")
                 throw CommandFailure(file: displayName, message: "not a keyed archive: a plain \(plist.format) (\(reason))")
             }
-            switch NestedPayload.identify(data) {
-            case nil, .keyedArchive?, .propertyList?:
-                break
-            case let kind?:
-                throw CommandFailure(file: displayName, message: "not a keyed archive: \(kind), \(data.count) bytes")
+            if data.isEmpty { throw CommandFailure(file: displayName, message: "empty input: the file has no bytes") }
+            if let kind = Diagnosis.foreignContent(data) {
+                throw CommandFailure(file: displayName, message: "not a keyed archive: \(Diagnosis.describe(kind, size: data.count))")
             }
             throw CommandFailure(file: displayName, message: error.description)
         }

@@ -37,14 +37,11 @@ extension Archivist {
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
+                let destination = OutputFile(path: output)
+                try to.checkDestination(destination)
                 let (value, _) = try input.readPropertyList(reading, as: inputFormat.from)
-                let data: Data
-                do throws(PropertyListError) {
-                    data = try to.write(value, json: json, sourceName: file, outputPath: output)
-                } catch {
-                    throw CommandFailure(file: input.displayName, message: "cannot write \(to.rawValue): \(error.description)")
-                }
-                try OutputFile(path: output).write(data, endsLineOnTerminal: to == .json)
+                let data = try to.write(value, json: json, sourceName: file, outputPath: output, file: input.displayName)
+                try destination.write(data, endsLineOnTerminal: to == .json)
             }
         }
     }

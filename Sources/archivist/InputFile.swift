@@ -10,45 +10,97 @@ struct InputFile {
     /// The file's extension, which tells JSON from OpenStep text; nil for standard input.
     var fileExtension: String? { path == "-" ? nil : URL(fileURLWithPath: path).pathExtension }
 
-    /// Reads the whole input, refusing anything over `limit` before reading it.
+    /// Reads the whole input, refusing anything over `limit` before reading past it.
     ///
-    /// With `mapped`, a file is mapped into memory rather than read, so that a reader that
-    /// looks at a few objects (`get`) touches only their pages.
+    /// Regular files are mapped (so a reader that looks at a few objects, as `get` does,
+    /// touches only their pages; `mapped` is kept for callers that say so); standard input,
+    /// pipes and devices are read in pieces. Errors are the system's reasons in our words,
+    /// never Foundation's.
     func read(limit: Int, mapped: Bool = false) throws(CommandFailure) -> Data {
         if path == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
-            guard data.count <= limit else {
-                throw CommandFailure(file: displayName, message: "input is \(data.count) bytes, over the limit of \(limit)")
+            return try Self.readStream(STDIN_FILENO, limit: limit, name: displayName)
+        }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw CommandFailure(file: path, message: code == ENOENT ? "no such file" : "cannot read: \(SystemError.reason(code))")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw CommandFailure(file: path, message: "cannot read: \(SystemError.reason(code))")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+            close(fd)
+            throw CommandFailure(file: path, message: "is a folder")
+        case S_IFREG:
+            let size = Int(info.st_size)
+            guard size <= limit else {
+                close(fd)
+                throw CommandFailure(file: path, message: "file is \(size) bytes, over the limit of \(limit) (see --max-input-size)")
             }
-            return data
+            guard size > 0 else {
+                close(fd)
+                return Data()
+            }
+            // Mapped: a 2 GB input costs address space, not a copy.
+            guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+                // Some file systems cannot map; read instead.
+                defer { close(fd) }
+                return try Self.readStream(fd, limit: limit, name: path)
+            }
+            close(fd)
+            return Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
+        default:
+            // A FIFO, a device, a process substitution: read what comes.
+            defer { close(fd) }
+            return try Self.readStream(fd, limit: limit, name: path)
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandFailure(file: path, message: "no such file")
-        }
-        guard !isDirectory.boolValue else {
-            throw CommandFailure(file: path, message: "is a directory")
-        }
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit {
-            throw CommandFailure(file: path, message: "file is \(size) bytes, over the limit of \(limit) (see --max-input-size)")
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path), options: mapped ? .alwaysMapped : .mappedIfSafe)
-        } catch {
-            throw CommandFailure(file: path, message: "cannot read: \(error.localizedDescription)")
+    }
+
+    /// Reads `fd` to its end, stopping as soon as more than `limit` bytes have come.
+    static func readStream(_ fd: Int32, limit: Int, name: String) throws(CommandFailure) -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { return data }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                throw CommandFailure(file: name, message: code == EISDIR ? "is a folder" : "cannot read: \(SystemError.reason(code))")
+            }
+            guard data.count + n <= limit else {
+                throw CommandFailure(file: name, message: "input is over the limit of \(limit) bytes (see --max-input-size)")
+            }
+            chunk.withUnsafeBytes { data.append(contentsOf: $0.prefix(n)) }
         }
     }
 
     /// Reads and parses the input as a property list of any format: `format` when given, else
     /// the one its content and its file's extension say (`PropertyListReader.read(_:fileExtension:)`).
+    ///
+    /// Warnings (a key repeated in a dictionary) go to standard error as they are found; the
+    /// value is what Apple's readers make of the file.
     func readPropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
+        var warnings: [PropertyListWarning] = []
+        let result = try readPropertyList(options, as: format, warnings: &warnings)
+        for warning in warnings { StandardError.write("archivist: \(displayName): warning: \(warning.description)\n") }
+        return result
+    }
+
+    /// Reads and parses the input as a property list, collecting warnings instead of printing them.
+    func readPropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil,
+                          warnings: inout [PropertyListWarning]) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
         let data = try read(limit: options.maximumInputSize)
         do {
             let reader = PropertyListReader(options: options.readOptions)
-            if let format { return (try reader.read(data, as: format), format) }
-            return try reader.read(data, fileExtension: fileExtension)
+            if let format { return (try reader.read(data, as: format, warnings: &warnings), format) }
+            return try reader.read(data, fileExtension: fileExtension, warnings: &warnings)
         } catch {
-            throw CommandFailure(file: displayName, message: error.description)
+            throw CommandFailure(file: displayName, message: Diagnosis.propertyListFailure(error, data: data))
         }
     }
 }

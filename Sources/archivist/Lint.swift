@@ -10,7 +10,9 @@ extension Archivist {
             discussion: """
                 Prints "FILE: OK (format)" for each valid file and one error line on standard error \
                 for each invalid one, giving the byte offset (binary) or line and column (text). \
-                Exits 0 when every file is valid, 1 otherwise.
+                A key written twice in one dictionary is a warning, with the line and column of \
+                both: Apple's readers keep the later value, other tools the first. Exits 0 when \
+                every file is valid, 1 otherwise; with --strict, a warning also makes it 1.
                 """
         )
 
@@ -26,6 +28,9 @@ extension Archivist {
         @OptionGroup(title: "Input format")
         var inputFormat: InputFormatOptions
 
+        @Flag(help: "Count warnings (a key repeated in a dictionary) as failures: exit 1.")
+        var strict = false
+
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
@@ -35,26 +40,58 @@ extension Archivist {
 
         func run() throws {
             var allValid = true
-            var records: [[String: Any]] = []
-            for path in files {
-                let input = InputFile(path: path)
-                do throws(CommandFailure) {
-                    let (_, detected) = try input.readPropertyList(reading, as: inputFormat.from)
-                    records.append(["file": input.displayName, "valid": true, "format": detected.rawValue])
-                    if format == .text && !silent {
-                        print("\(input.displayName): OK (\(detected))")
+            try reportingFailures { () throws(CommandFailure) in
+                try OutputFile(path: nil).stream { (sink) throws(CommandFailure) in
+                    var records: [PropertyListValue] = []
+                    for path in files {
+                        let input = InputFile(path: path)
+                        var warnings: [PropertyListWarning] = []
+                        do throws(CommandFailure) {
+                            let (_, detected) = try input.readPropertyList(reading, as: inputFormat.from, warnings: &warnings)
+                            for warning in warnings {
+                                StandardError.write("archivist: \(input.displayName): warning: \(warning.description)\n")
+                            }
+                            if strict, !warnings.isEmpty { allValid = false }
+                            var record: [(PropertyListValue, PropertyListValue)] = [
+                                ("file", .string(input.displayName)), ("valid", .bool(true)), ("format", .string(detected.rawValue)),
+                            ]
+                            if !warnings.isEmpty { record.append(("warnings", .array(warnings.map(Self.record)))) }
+                            records.append(.dictionary(PropertyListDictionary(record)))
+                            if format == .text && !silent {
+                                sink.write("\(input.displayName): OK (\(detected))\(warnings.isEmpty ? "" : ", \(warnings.count) \(warnings.count == 1 ? "warning" : "warnings")")\n")
+                                sink.flush()
+                            }
+                        } catch {
+                            allValid = false
+                            records.append(.dictionary(PropertyListDictionary([
+                                ("file", .string(input.displayName)), ("valid", .bool(false)), ("error", .string(error.message)),
+                            ])))
+                            error.report()
+                        }
                     }
-                } catch {
-                    allValid = false
-                    records.append(["file": input.displayName, "valid": false, "error": error.message])
-                    error.report()
+                    if format == .json {
+                        var options = JSONWriteOptions()
+                        options.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                        do throws(PropertyListError) {
+                            sink.write(try JSONPropertyListWriter(options: options).write(.array(records)))
+                            sink.write("\n")
+                        } catch {
+                            throw CommandFailure(message: "cannot write the report as JSON: \(error.description)")
+                        }
+                    }
                 }
             }
-            if format == .json {
-                let data = try JSONSerialization.data(withJSONObject: records, options: [.prettyPrinted, .sortedKeys])
-                FileHandle.standardOutput.write(data + Data("\n".utf8))
-            }
             if !allValid { throw ExitCode(1) }
+        }
+
+        /// A warning for machines: what, where, and the path to its dictionary.
+        static func record(_ warning: PropertyListWarning) -> PropertyListValue {
+            var entries: [(PropertyListValue, PropertyListValue)] = [("kind", .string(warning.code.rawValue)), ("message", .string(warning.message))]
+            if case .lineColumn(let line, let column) = warning.location {
+                entries.append(("line", .integer(PropertyListInteger(line))))
+                entries.append(("column", .integer(PropertyListInteger(column))))
+            }
+            return .dictionary(PropertyListDictionary(entries))
         }
     }
 }

@@ -27,4 +27,23 @@ enum PropertyListOutputFormat: String, ExpressibleByArgument, CaseIterable {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name + ".h" }
         return name[..<dot] + ".h"
     }
+
+    /// `value` in this format, a failure worded for `file` with the flag that would help.
+    func write(_ value: PropertyListValue, json: JSONOutputOptions, sourceName: String = "-", outputPath: String? = nil,
+               file: String) throws(CommandFailure) -> Data {
+        do {
+            return try write(value, json: json, sourceName: sourceName, outputPath: outputPath)
+        } catch {
+            var message = "cannot write \(rawValue): \(error.description)"
+            if error.code == .unrepresentable, error.message.hasPrefix(PropertyListError.nonConformingFloatMessagePrefix) {
+                message += "; --non-conforming-floats INF,-INF,NAN writes such numbers as those strings"
+            }
+            throw CommandFailure(file: file, message: message)
+        }
+    }
+
+    /// Refuses a binary property list on a terminal unless -o - asked for it.
+    func checkDestination(_ output: OutputFile) throws(CommandFailure) {
+        if self == .binary { try output.refuseBinaryOnTerminal("a binary property list") }
+    }
 }

@@ -50,6 +50,7 @@ extension Archivist {
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
+                try to.checkDestination(OutputFile(path: output))
                 let archive = try input.readArchive(reading, topKey: top)
                 if !noCheck {
                     let report = AllowListChecker(allowList: allow.allowList).check(archive)
@@ -72,12 +73,7 @@ extension Archivist {
                     }
                     payload = part
                 }
-                let data: Data
-                do throws(PropertyListError) {
-                    data = try to.write(payload, json: json, sourceName: file, outputPath: output)
-                } catch {
-                    throw CommandFailure(file: input.displayName, message: "cannot write \(to.rawValue): \(error.description)")
-                }
+                let data = try to.write(payload, json: json, sourceName: file, outputPath: output, file: input.displayName)
                 try OutputFile(path: output).write(data, endsLineOnTerminal: to == .json)
             }
         }
