@@ -7,7 +7,7 @@ import PropertyList
 
 /// Reports what every column of a store holds, without changing it.
 ///
-/// The store is opened read-only and read in one snapshot, one pass per table through a cursor,
+/// The store is opened with `StoreConnection.openForReading`, which changes no file, and read in one snapshot, one pass per table through a cursor,
 /// so memory stays flat however many rows there are. Each BLOB (and each TEXT value that is a
 /// document) is classified by `StoredValueClassifier`; keyed archives are checked against the
 /// allow-list as `NSSecureUnarchiveFromDataTransformer` would check them.
@@ -24,11 +24,11 @@ public struct StoreScanner: Sendable {
     ///   is given, the rows of each table are counted first, for the total.
     /// - Throws: `StoreError` when the file is not an SQLite database or a query fails.
     public func scan(path: String, progress: ((ScanProgress) -> Void)? = nil) throws(StoreError) -> ScanReport {
-        let queue = try StoreConnection.open(path, writable: false)
-        defer { try? queue.close() }
+        let store = try StoreConnection.openForReading(path)
+        defer { store.close() }
         let storeURL = URL(fileURLWithPath: path)
         return try StoreConnection.sqlite(path) {
-            try queue.read { db in
+            try store.queue.read { db in
                 let schema = try StoreSchema.read(db, path: path, model: options.model, modelOptions: options.modelOptions)
                 var tracker = ProgressTracker(report: progress)
                 if progress != nil {
@@ -53,11 +53,9 @@ public struct StoreScanner: Sendable {
 
     /// Reads the schema only: entities, metadata, tables, and the model `options.model` names.
     public func schema(path: String) throws(StoreError) -> StoreSchema {
-        let queue = try StoreConnection.open(path, writable: false)
-        defer { try? queue.close() }
-        return try StoreConnection.sqlite(path) {
-            try queue.read { db in try StoreSchema.read(db, path: path, model: options.model, modelOptions: options.modelOptions) }
-        }
+        let store = try StoreConnection.openForReading(path)
+        defer { store.close() }
+        return try store.read { db in try StoreSchema.read(db, path: path, model: options.model, modelOptions: options.modelOptions) }
     }
 
     /// Counts rows as batches finish and reports them.

@@ -163,10 +163,10 @@ public struct StoreSchema: Sendable, Hashable {
         if isSQLiteFile(path) {
             let result: Result<LoadedModel?, ModelError>
             do {
-                let queue = try StoreConnection.open(path, writable: false)
-                defer { try? queue.close() }
+                let store = try StoreConnection.openForReading(path)
+                defer { store.close() }
                 result = try StoreConnection.sqlite(path) {
-                    try queue.read { db in
+                    try store.queue.read { db in
                         let names = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
                         do throws(ModelError) {
                             return .success(try readModelCache(db, path: path, tables: names, options: options))
