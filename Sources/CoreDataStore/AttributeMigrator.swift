@@ -27,9 +27,15 @@ public struct AttributeMigrator: Sendable {
 
     /// Migrates `attribute` (`Entity.attribute`, or `table.column`) of the store at `path`.
     ///
+    /// Before anything is written or backed up, it checks that the store file and its folder
+    /// can be written and that the store can be locked (waiting `options.busyTimeout` for
+    /// another process). The backup is made just before the first batch that changes a row, so
+    /// a run with nothing to convert makes none. A run that fails after making its backup but
+    /// before committing any batch removes that backup, and says so in the error.
+    ///
     /// - Parameter progress: called after each batch; on the calling thread.
-    /// - Throws: `StoreError` when the store cannot be opened, backed up or written. Rows that
-    ///   fail do not throw; they are in the result.
+    /// - Throws: `StoreError` when the store cannot be opened, locked, backed up or written.
+    ///   Rows that fail do not throw; they are in the result.
     public func migrate(path: String, attribute: String,
                         progress: ((MigrationProgress) -> Void)? = nil) throws(StoreError) -> MigrationResult {
         guard options.batchSize >= 1 else { throw StoreError(.invalidRequest, "the batch size must be at least 1", path: path) }
@@ -41,57 +47,35 @@ public struct AttributeMigrator: Sendable {
                 throw StoreError(.invalidRequest, "--class \(classPath)=\(name): \(problem)", path: path)
             }
         }
-        let queue = try StoreConnection.open(path, writable: !options.dryRun)
+        if options.dryRun { return try dryRun(path: path, attribute: attribute, progress: progress) }
+        try checkWritable(path)
+        let backup: StoreBackup.Destination? = switch options.backup {
+        case .none: nil
+        case .besideStore: .beside(store: path)
+        case .path(let destination): .exactly(destination)
+        }
+        if let backup { try StoreBackup.check(backup, storePath: path) }
+        let queue = try StoreConnection.openForWriting(path, busyTimeout: options.busyTimeout)
         defer { try? queue.close() }
         let (modelChoice, modelOptions) = (self.options.model, self.options.modelOptions)
-        let schema: StoreSchema = try StoreConnection.sqlite(path) {
+        let schema: StoreSchema = try locking(path) {
             try queue.read { db in try StoreSchema.read(db, path: path, model: modelChoice, modelOptions: modelOptions) }
         }
-        let location = try schema.locate(attribute, path: path)
-        // The attribute's own transformer decides which classes are read; a list given for it
-        // replaces the defaults.
-        let judgement = TransformerJudgement.judge(location.attribute, given: self.options.transformers, fallback: self.options.allowList)
-        var options = self.options
-        if case .givenClasses = judgement.basis, let list = judgement.allowList { options.allowList = list }
-        guard location.table.hasRowID || location.table.keyColumn != "rowid" else {
-            throw StoreError(.invalidRequest, "the table has neither Z_PK nor a rowid to name rows by", path: path, table: location.table.name)
-        }
-        var result = MigrationResult(path: path, location: location, target: options.target, dryRun: options.dryRun)
+        let (location, options, judgement) = try prepare(attribute, in: schema, path: path)
+        // The write lock, taken and given back: a store another process holds fails here,
+        // after the wait, before any backup.
+        try locking(path) { try queue.inDatabase { db in try db.inTransaction(.immediate) { .rollback } } }
+        var result = MigrationResult(path: path, location: location, target: options.target, dryRun: false)
         result.judgement = judgement
         result.model = modelChoice
         result.jsonOptions = options.jsonOptions
-        if !options.dryRun {
-            switch options.backup {
-            case .none: break
-            case .besideStore:
-                let destination = StoreBackup.defaultPath(forStore: path)
-                try StoreBackup.copy(queue, storePath: path, to: destination)
-                result.backupPath = destination
-            case .path(let destination):
-                try StoreBackup.copy(queue, storePath: path, to: destination)
-                result.backupPath = destination
-            }
-        }
         let statements = Statements(location: location)
         let run = Run(options: options, statements: statements, path: path, location: location)
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-        try StoreConnection.sqlite(path, table: location.table.name, column: location.column.name) {
-            if options.dryRun {
-                // One read transaction: a consistent snapshot, and no write is possible.
-                try queue.read { db in
-                    result.total = try Int.fetchOne(db, sql: statements.count) ?? 0
-                    var after = Int64.min
-                    while true {
-                        let batch = try run.read(db, after: after)
-                        try run.record(batch, outcomes: run.convert(batch.values), into: &result, db: nil)
-                        result.batches += 1
-                        progress?(run.progress(result, elapsed: elapsed()))
-                        guard batch.isFull, let last = batch.keys.last else { break }
-                        after = last
-                    }
-                }
-            } else {
+        var committedBatches = 0
+        do throws(StoreError) {
+            try StoreConnection.sqlite(path, table: location.table.name, column: location.column.name) {
                 // A pipeline: while this thread writes batch N and reads batch N + 2, batch N + 1
                 // is converted on other threads. Rows are read outside the write transaction, so
                 // each update is guarded (Z_OPT, or the old value, unchanged since the read), as
@@ -105,12 +89,17 @@ public struct AttributeMigrator: Sendable {
                         let next = current.isFull ? try run.read(db, after: current.keys.last ?? Int64.max) : nil
                         let outcomes = converting.wait()
                         if let next { converting = run.startConverting(next) }
+                        // The backup, once: just before the first batch that changes a row.
+                        if let backup, result.backupPath == nil, outcomes.contains(where: \.isConversion) {
+                            result.backupPath = try StoreBackup.copy(db, storePath: path, to: backup)
+                        }
                         var batchResult = result
                         try db.inTransaction(.immediate) {
                             try run.record(current, outcomes: outcomes, into: &batchResult, db: db)
                             return .commit
                         }
                         // Counted only once the batch is committed.
+                        committedBatches += 1
                         result = batchResult
                         result.batches += 1
                         progress?(run.progress(result, elapsed: elapsed()))
@@ -119,10 +108,112 @@ public struct AttributeMigrator: Sendable {
                     }
                 }
             }
+        } catch {
+            throw failed(error, backupPath: result.backupPath, committedBatches: committedBatches, converted: result.converted)
         }
         result.elapsed = elapsed()
         result.suggestedAdditions = run.suggestions(result)
         return result
+    }
+
+    /// A dry run: the store read as `StoreConnection.openForReading` reads it, in one snapshot,
+    /// nothing written and no file touched.
+    func dryRun(path: String, attribute: String, progress: ((MigrationProgress) -> Void)?) throws(StoreError) -> MigrationResult {
+        let store = try StoreConnection.openForReading(path)
+        defer { store.close() }
+        let (modelChoice, modelOptions) = (self.options.model, self.options.modelOptions)
+        let schema = try store.read { db in try StoreSchema.read(db, path: path, model: modelChoice, modelOptions: modelOptions) }
+        let (location, options, judgement) = try prepare(attribute, in: schema, path: path)
+        var result = MigrationResult(path: path, location: location, target: options.target, dryRun: true)
+        result.judgement = judgement
+        result.model = modelChoice
+        result.jsonOptions = options.jsonOptions
+        let statements = Statements(location: location)
+        let run = Run(options: options, statements: statements, path: path, location: location)
+        let start = DispatchTime.now().uptimeNanoseconds
+        try StoreConnection.sqlite(path, table: location.table.name, column: location.column.name) {
+            try store.queue.read { db in
+                result.total = try Int.fetchOne(db, sql: statements.count) ?? 0
+                var after = Int64.min
+                while true {
+                    let batch = try run.read(db, after: after)
+                    try run.record(batch, outcomes: run.convert(batch.values), into: &result, db: nil)
+                    result.batches += 1
+                    progress?(run.progress(result, elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
+                    guard batch.isFull, let last = batch.keys.last else { break }
+                    after = last
+                }
+            }
+        }
+        result.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        result.suggestedAdditions = run.suggestions(result)
+        return result
+    }
+
+    /// The attribute's place, and the options for it: the attribute's own transformer decides
+    /// which classes are read (a list given for it replaces the defaults).
+    func prepare(_ attribute: String, in schema: StoreSchema, path: String) throws(StoreError)
+        -> (location: AttributeLocation, options: MigrationOptions, judgement: TransformerJudgement) {
+        let location = try schema.locate(attribute, path: path)
+        let judgement = TransformerJudgement.judge(location.attribute, given: self.options.transformers, fallback: self.options.allowList)
+        var options = self.options
+        if case .givenClasses = judgement.basis, let list = judgement.allowList { options.allowList = list }
+        guard location.table.hasRowID || location.table.keyColumn != "rowid" else {
+            throw StoreError(.invalidRequest, "the table has neither Z_PK nor a rowid to name rows by", path: path, table: location.table.name)
+        }
+        return (location, options, judgement)
+    }
+
+    /// Refuses a store that cannot be changed before anything else is done: a file without
+    /// write permission (even for root, who could write it anyway: a read-only file is how
+    /// evidence is kept), a read-only file system, or a folder where SQLite cannot make its
+    /// journal.
+    func checkWritable(_ path: String) throws(StoreError) {
+        try StoreConnection.checkDatabaseFile(path)
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & 0o222 == 0 {
+            throw StoreError(.cannotOpen, "the store is read-only (mode \(String(info.st_mode & 0o7777, radix: 8))); nothing was changed. Make it writable (chmod u+w) to migrate it, or migrate a copy", path: path)
+        }
+        if access(path, W_OK) != 0 {
+            throw StoreError(.cannotOpen, "the store cannot be written (\(String(cString: strerror(errno)))); nothing was changed", path: path)
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if access(folder.isEmpty ? "." : folder, W_OK) != 0 {
+            throw StoreError(.cannotOpen, "the store's folder cannot be written (\(String(cString: strerror(errno)))), and SQLite writes its journal there; nothing was changed", path: path)
+        }
+    }
+
+    /// Runs `body`, saying "locked by another process" when SQLite gave up waiting for a lock.
+    func locking<T>(_ path: String, _ body: () throws -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED {
+            throw StoreError(.cannotOpen, lockedMessage(nothingChanged: true), path: path)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.sqlite, StoreConnection.describe(error), path: path)
+        }
+    }
+
+    func lockedMessage(nothingChanged: Bool) -> String {
+        let seconds = options.busyTimeout == options.busyTimeout.rounded() ? String(Int(options.busyTimeout)) : String(options.busyTimeout)
+        return "the store is locked by another process (waited \(seconds) s; --busy-timeout SECONDS waits longer)" + (nothingChanged ? "; nothing was changed" : "")
+    }
+
+    /// The error of a run that stopped, with what became of its backup: removed when no batch
+    /// was committed (the store is as it was, and the copy would only strand), kept otherwise.
+    func failed(_ error: StoreError, backupPath: String?, committedBatches: Int, converted: Int) -> StoreError {
+        var error = error
+        if error.message.contains("database is locked") { error.message = lockedMessage(nothingChanged: committedBatches == 0) }
+        guard let backupPath else { return error }
+        if committedBatches == 0 {
+            StoreBackup.discard(backupPath)
+            error.message += "; the store was not changed, so this run's backup \(backupPath) was removed"
+        } else {
+            error.message += "; \(converted) rows were converted before it stopped (run migrate again to finish), and the backup of the store as it was is at \(backupPath)"
+        }
+        return error
     }
 
     /// The SQL for one attribute.

@@ -22,9 +22,11 @@ public struct MigrationOptions: Sendable {
         var payloadTarget: PayloadOptions.Target { self == .json ? .json : .propertyList }
     }
 
-    /// Where the backup goes before the first write.
+    /// Where the backup goes before the first write. No backup is made when nothing is to be
+    /// written (a rerun with nothing left to convert).
     public enum Backup: Sendable, Hashable {
-        /// `<store>.archivist-backup-<timestamp>.sqlite` beside the store.
+        /// `<store>.archivist-backup-<timestamp>.sqlite` beside the store (`-2`, `-3`… added
+        /// when that name is taken).
         case besideStore
         /// A path of the caller's choosing; it must not exist yet.
         case path(String)
@@ -58,6 +60,9 @@ public struct MigrationOptions: Sendable {
     /// With `.archive`: the class of the value at each payload path (`--class PATH=CLASS`), as
     /// `PayloadArchiver` takes them.
     public var archiveClasses: [String: String]
+    /// How long to wait for another process's lock on the store, in seconds, before giving up
+    /// (`--busy-timeout`). Default: `StoreConnection.defaultBusyTimeout` (5).
+    public var busyTimeout: TimeInterval = StoreConnection.defaultBusyTimeout
     /// Stack size for those threads. Nil keeps the system's, which suits the default depth
     /// limit (512); callers that raise `readOptions.maximumDepth` (as the CLI does) must give a
     /// stack to match, as they do for their own thread.

@@ -41,7 +41,7 @@ enum BinaryPropertyListTruncation {
 
     static func error(length: Int, needs: Int) -> PropertyListError {
         PropertyListError(.truncated, "truncated: the file ends at byte \(length); its trailer needs the file to run to at least byte \(needs)",
-                          at: .byteOffset(length))
+                          at: .none)
     }
 
     /// Objects read one after another by their markers, with `referenceWidth`-byte references.
