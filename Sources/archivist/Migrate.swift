@@ -12,8 +12,12 @@ extension Archivist {
         static let configuration = CommandConfiguration(
             abstract: "Convert one attribute's keyed archives in place to JSON or property-list payloads, or back (--to archive).",
             discussion: """
-                Backs the store up first with SQLite's online backup API (beside the store, or at \
-                --backup; --no-backup skips it), then converts the attribute in batches, each in \
+                First checks that the store and its folder can be written and that the store can \
+                be locked (waiting --busy-timeout seconds for another process), else exits 1 with \
+                nothing changed. Backs the store up with SQLite's online backup API just before \
+                the first row changes (beside the store, numbered if the name is taken, or at \
+                --backup; --no-backup skips it; a run with nothing to convert makes none; a run \
+                that fails before changing anything removes its backup), then converts the attribute in batches, each in \
                 its own transaction, so a kill at any moment leaves every value either old or \
                 new. Each archive is checked against the allow-list (the transformer's defaults \
                 plus --allow), mapped as `unarchive` maps it, written, read back and compared \
@@ -24,7 +28,8 @@ extension Archivist {
                 its archives; afterwards the model change the app needs is printed. Rows that \
                 cannot be converted (damaged, refused, cyclic, \
                 external files, not archives) are left untouched and listed with their Z_PK. \
-                --dry-run opens the store read-only and reports what would happen. \
+                --dry-run reads the store without changing any file, as scan does, and reports \
+                what would happen. \
                 --to archive renames classes in every archive (--rename-class OLD=NEW, as \
                 rewrite does; archives without them are skipped) and archives JSON or plist \
                 payloads back with the classes --class names (as archive does), with the same \
@@ -66,6 +71,9 @@ extension Archivist {
         @Option(help: "Rows per transaction.")
         var batchSize = 5_000
 
+        @Option(help: ArgumentHelp("How long to wait for another process's lock on the store before giving up, nothing changed.", valueName: "SECONDS"))
+        var busyTimeout: Double = StoreConnection.defaultBusyTimeout
+
         @Option(help: "Output format of the summary: text, or json for machines.")
         var format: ReportFormat = .text
 
@@ -96,16 +104,20 @@ extension Archivist {
             if to != .archive, !renaming.renames.isEmpty || !classes.assignments.isEmpty {
                 throw ValidationError("--rename-class and --class go with --to archive")
             }
+            if !(busyTimeout >= 0) || busyTimeout > 86_400 { throw ValidationError("--busy-timeout takes seconds from 0 to 86400") }
+            if store == "-" { throw ValidationError("migrate rewrites the store in place: give its path, not -") }
         }
 
         var options: MigrationOptions {
             let backupChoice: MigrationOptions.Backup = noBackup ? .none : backup.map { .path($0) } ?? .besideStore
-            return MigrationOptions(
+            var options = MigrationOptions(
                 target: to.library, allowList: allow.allowList,
                 payloadOptions: mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth),
                 select: mapping.selectedPath, jsonOptions: json.options, readOptions: reading.archiveReadOptions,
                 dryRun: dryRun, backup: backupChoice, batchSize: batchSize,
                 workerStackSize: reading.workerStackSize, archiveClasses: classes.classes)
+            options.busyTimeout = busyTimeout
+            return options
         }
 
         func run() throws {
@@ -125,7 +137,7 @@ extension Archivist {
                     }
                 } catch {
                     bar.finish()
-                    throw CommandFailure(file: store, message: error.description)
+                    throw CommandFailure(file: store, message: Diagnosis.storeFailure(error.description, path: store))
                 }
                 bar.finish()
                 failed = result.hasFailures

@@ -11,7 +11,9 @@ extension Archivist {
         static let configuration = CommandConfiguration(
             abstract: "Report what each attribute of a Core Data store (or any SQLite file) holds.",
             discussion: """
-                Opens the store read-only. For each entity.attribute of a Core Data store (or \
+                Reads the store without changing it or anything beside it (no -wal or -shm is \
+                created, modification times stay), also in a read-only folder; a store with a \
+                non-empty -wal or -journal is read through a private copy in TMPDIR. For each entity.attribute of a Core Data store (or \
                 table.column of another SQLite file) it counts the rows and the kinds of values: \
                 keyed archives (binary or XML), plain property lists, JSON, images, external \
                 references (Core Data's 0x02 header naming a file in .<store>_SUPPORT/_EXTERNAL_DATA), \
@@ -28,7 +30,7 @@ extension Archivist {
                 """
         )
 
-        @Argument(help: "The store: a Core Data .sqlite file, or any SQLite database.")
+        @Argument(help: "The store: a Core Data .sqlite file, or any SQLite database; - reads one from standard input.")
         var store: String
 
         @Option(help: "Output format: text, or json for machines.")
@@ -43,20 +45,26 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
+        var displayName: String { store == "-" ? "<stdin>" : store }
+
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let scanner = StoreScanner(options: ScanOptions(allowList: allow.allowList, readOptions: reading.archiveReadOptions,
                                                                 workerStackSize: reading.workerStackSize, model: model.choice,
                                                                 transformers: try model.transformerLists()))
-                let report: ScanReport
+                var report: ScanReport
                 var bar = ProgressBar(enabled: Terminal.progressEnabled())
+                // SQLite reads files, not streams: standard input is saved to a private file first.
+                let input = try StandardInputCopy.ifNeeded(store)
+                defer { input?.remove() }
                 do throws(StoreError) {
-                    report = try scanner.scan(path: store, progress: bar.enabled ? { bar.update($0) } : nil)
+                    report = try scanner.scan(path: input?.path ?? store, progress: bar.enabled ? { bar.update($0) } : nil)
                 } catch {
                     bar.finish()
-                    throw CommandFailure(file: store, message: error.description)
+                    throw CommandFailure(file: displayName, message: Diagnosis.storeFailure(error.description, path: input?.path ?? store))
                 }
                 bar.finish()
+                if input != nil { report.path = displayName }
                 switch format {
                 case .text:
                     try OutputFile(path: nil).write(StoreReportText.render(report, colors: Palette(enabled: Terminal.colorsEnabled())))

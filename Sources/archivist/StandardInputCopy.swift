@@ -1,0 +1,42 @@
+import Foundation
+
+/// Standard input saved to a private temporary file, for readers that need a file (SQLite).
+struct StandardInputCopy {
+    /// The private folder (mode 0700) holding the copy.
+    let folder: String
+    let path: String
+
+    /// A copy of standard input when `argument` is `-`; nil for a path.
+    static func ifNeeded(_ argument: String) throws(CommandFailure) -> StandardInputCopy? {
+        guard argument == "-" else { return nil }
+        let base = FileManager.default.temporaryDirectory.path
+        var template = Array((base + "/archivist-stdin-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw CommandFailure(file: "<stdin>", message: "cannot make a temporary folder in \(base) to hold standard input: \(SystemError.reason(errno))")
+        }
+        let copy = StandardInputCopy(folder: String(cString: made), path: String(cString: made) + "/stdin.sqlite")
+        let output = OutputFile(path: copy.path)
+        do throws(CommandFailure) {
+            try output.stream { (sink) throws(CommandFailure) in
+                var chunk = [UInt8](repeating: 0, count: 1 << 20)
+                while true {
+                    let n = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                    if n == 0 { break }
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw CommandFailure(file: "<stdin>", message: "cannot read: \(SystemError.reason(errno))")
+                    }
+                    chunk.withUnsafeBytes { sink.write(UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }
+                }
+            }
+        } catch {
+            copy.remove()
+            throw error
+        }
+        return copy
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
