@@ -57,6 +57,7 @@ extension TableReport {
         d.append(key: "name", value: .string(name))
         d.append(key: "entities", value: .array(entityNames.map { .string($0) }))
         d.append(key: "rows", value: .integer(PropertyListInteger(rowCount)))
+        d.append(key: "keyColumn", value: .string(keyColumn))
         d.append(key: "columns", value: .array(columns.map { $0.jsonValue(allowList: allowList) }))
         d.append(key: "transientAttributes", value: .array(transientAttributes.map { .string($0) }))
         d.append(key: "plainColumns", value: .array(plainColumns.map { column in

@@ -163,7 +163,7 @@ public struct StoreScanner: Sendable {
             }
         }
         return TableReport(name: table.name, entityNames: table.entities.map(\.name), rowCount: rowCount, columns: detailed, plainColumns: plain,
-                           transientAttributes: table.transientAttributes)
+                           transientAttributes: table.transientAttributes, keyColumn: table.keyColumn)
     }
 
     /// What the allow-list said about archives with one set of classes.

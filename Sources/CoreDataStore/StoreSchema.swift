@@ -251,6 +251,15 @@ public struct StoreSchema: Sendable, Hashable {
 
     static func readTable(_ db: Database, name: String, path: String, coreData: Bool) throws(StoreError) -> StoreTable {
         let columns: [ColumnInfo] = try StoreConnection.sqlite(path, table: name) { try db.columns(in: name) }
+        // WITHOUT ROWID tables have no rowid to name rows by.
+        let sql: String? = try StoreConnection.sqlite(path, table: name) {
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [name])
+        }
+        let withoutRowID = sql?.uppercased().replacingOccurrences(of: " ", with: "").hasSuffix("WITHOUTROWID") ?? false
+        // Outside Core Data, a lone INTEGER PRIMARY KEY column is the rowid under its own name
+        // (`id`), and rows are named by it.
+        let keyParts = columns.filter { $0.primaryKeyIndex > 0 }
+        let rowidAlias = !coreData && !withoutRowID && keyParts.count == 1 && keyParts[0].type.uppercased() == "INTEGER" ? keyParts[0].name : nil
         let mapped = columns.map { info -> StoreColumn in
             var role = StoreColumn.Role.attribute
             if coreData {
@@ -260,14 +269,11 @@ public struct StoreSchema: Sendable, Hashable {
                 case "Z_OPT": role = .optimisticLock
                 default: break
                 }
+            } else if info.name == rowidAlias {
+                role = .primaryKey
             }
             return StoreColumn(name: info.name, declaredType: info.type, role: role)
         }
-        // WITHOUT ROWID tables have no rowid to name rows by.
-        let sql: String? = try StoreConnection.sqlite(path, table: name) {
-            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [name])
-        }
-        let withoutRowID = sql?.uppercased().replacingOccurrences(of: " ", with: "").hasSuffix("WITHOUTROWID") ?? false
         return StoreTable(name: name, columns: mapped, hasRowID: !withoutRowID)
     }
 }

@@ -29,7 +29,8 @@ public struct StoreTable: Sendable, Hashable {
         columns.first { $0.name == name } ?? columns.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
     }
 
-    /// The column that identifies a row in reports and updates: `Z_PK`, else the rowid.
+    /// The column that identifies a row in reports and updates: `Z_PK`, the table's INTEGER
+    /// PRIMARY KEY column outside Core Data, else the rowid.
     public var keyColumn: String {
         columns.first(where: { $0.role == .primaryKey })?.name ?? "rowid"
     }

@@ -11,14 +11,18 @@ public struct TableReport: Sendable {
     public var plainColumns: [StoreColumn]
     /// The model's transient attributes of these entities: never stored, so not missing.
     public var transientAttributes: [String] = []
+    /// What rows are named by in this table: `Z_PK`, the table's own INTEGER PRIMARY KEY
+    /// column, or `rowid`.
+    public var keyColumn: String = "Z_PK"
 
     public init(name: String, entityNames: [String], rowCount: Int, columns: [ColumnReport], plainColumns: [StoreColumn],
-                transientAttributes: [String] = []) {
+                transientAttributes: [String] = [], keyColumn: String = "Z_PK") {
         self.name = name
         self.entityNames = entityNames
         self.rowCount = rowCount
         self.columns = columns
         self.plainColumns = plainColumns
         self.transientAttributes = transientAttributes
+        self.keyColumn = keyColumn
     }
 }

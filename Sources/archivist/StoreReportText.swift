@@ -14,6 +14,11 @@ enum StoreReportText {
         return formatter.string(from: NSNumber(value: n)) ?? String(n)
     }
 
+    /// `1 table`, `2 tables`, `1,000 rows`.
+    static func counted(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(number(n)) \(n == 1 ? noun : plural ?? noun + "s")"
+    }
+
     static func list(_ pairs: [(name: String, count: Int)]) -> String {
         pairs.map { "\($0.name) \(number($0.count))" }.joined(separator: ", ")
     }
@@ -40,12 +45,12 @@ enum StoreReportText {
                 out += colors.dim("  model version hashes (v\(metadata.modelVersionHashesVersion.map(String.init) ?? "?")): \(metadata.hashedEntityNames.joined(separator: ", "))") + "\n"
             }
         } else {
-            out += "\(file): SQLite database (not a Core Data store): \(report.tables.count) tables\n"
+            out += "\(file): SQLite database (not a Core Data store): \(counted(report.tables.count, "table"))\n"
         }
         for table in report.tables {
             let heading = table.entityNames.isEmpty ? table.name : "\(table.entityNames.joined(separator: ", ")) (\(table.name))"
-            out += "\n\(heading): \(number(table.rowCount)) rows\n"
-            for column in table.columns { out += render(column, allowList: report.allowList, colors: colors) }
+            out += "\n\(heading): \(counted(table.rowCount, "row"))\n"
+            for column in table.columns { out += render(column, allowList: report.allowList, keyColumn: table.keyColumn, colors: colors) }
             if !table.plainColumns.isEmpty {
                 let names = table.plainColumns.map { column in
                     let name = column.modelRole.map { plainName($0, root: table.entityNames.first) } ?? (table.entityNames.isEmpty ? column.name : StoreSchema.attributeName(ofColumn: column.name))
@@ -69,7 +74,7 @@ enum StoreReportText {
         return out
     }
 
-    static func render(_ column: ColumnReport, allowList: AllowList, colors: Palette) -> String {
+    static func render(_ column: ColumnReport, allowList: AllowList, keyColumn: String = "Z_PK", colors: Palette) -> String {
         var out = "  \(column.displayName) (\(column.column.name), \(column.column.declaredType.isEmpty ? "untyped" : column.column.declaredType))\n"
         if let attribute = column.attribute {
             var line = "    model: \(attribute.attributeType.xcodeName)"
@@ -107,7 +112,7 @@ enum StoreReportText {
             }
         }
         for example in column.examples {
-            out += colors.dim("    Z_PK \(example.primaryKey): \(example.message)") + "\n"
+            out += colors.dim("    \(keyColumn) \(example.primaryKey): \(example.message)") + "\n"
         }
         return out
     }
@@ -145,7 +150,11 @@ enum StoreReportText {
         case .archive: "keyed archive"
         }
         out += "\(file): \(result.location) → \(format)\(result.dryRun ? " (dry run: nothing written)" : "")\n"
-        if let backup = result.backupPath { out += "backup: \(backup)\n" }
+        if let backup = result.backupPath {
+            out += "backup: \(backup)\n"
+        } else if !result.dryRun, result.converted == 0 {
+            out += "no backup: nothing was changed\n"
+        }
         let skipped = MigrationSkipReason.allCases.compactMap { reason -> String? in
             guard let n = result.skipped[reason] else { return nil }
             let label = switch reason {
@@ -161,12 +170,12 @@ enum StoreReportText {
         let failed = "failed \(number(result.failedCount))"
         summary += ", " + (result.failedCount > 0 ? colors.bad(failed) : failed)
         let rate = result.elapsed > 0 ? Double(result.total) / result.elapsed : 0
-        summary += String(format: " of %@ rows in %.2f s (%@ rows/s, %d %@)", number(result.total), result.elapsed,
+        summary += String(format: " of %@ in %.2f s (%@ rows/s, %d %@)", counted(result.total, "row"), result.elapsed,
                           number(Int(rate)), result.batches, result.batches == 1 ? "batch" : "batches")
         out += summary + "\n"
         if !result.failures.isEmpty {
             out += "rows left untouched:\n"
-            out += grouped(result.failures)
+            out += grouped(result.failures, keyColumn: result.location.table.keyColumn)
             if result.failedCount > result.failures.count {
                 out += "  … and \(number(result.failedCount - result.failures.count)) more (listed rows are capped; see --format json)\n"
             }
@@ -192,7 +201,7 @@ enum StoreReportText {
 extension StoreReportText {
     /// Failures with the same message on one line, with their keys: 900 refusals of the same
     /// class are one line, not 900.
-    static func grouped(_ failures: [MigrationFailure], keysShown: Int = 8, groupsShown: Int = 20) -> String {
+    static func grouped(_ failures: [MigrationFailure], keyColumn: String = "Z_PK", keysShown: Int = 8, groupsShown: Int = 20) -> String {
         var order: [String] = []
         var keys: [String: [Int64]] = [:]
         for failure in failures {
@@ -204,7 +213,7 @@ extension StoreReportText {
             let all = keys[message] ?? []
             var list = all.prefix(keysShown).map(String.init).joined(separator: ", ")
             if all.count > keysShown { list += " and \(number(all.count - keysShown)) more" }
-            out += "  Z_PK \(list): \(message)\n"
+            out += "  \(keyColumn) \(list): \(message)\n"
         }
         if order.count > groupsShown { out += "  … \(order.count - groupsShown) other reasons (see --format json)\n" }
         return out
