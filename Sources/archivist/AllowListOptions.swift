@@ -4,10 +4,10 @@ import ArchivePayload
 
 /// The allow-list flags shared by `check` and `unarchive`.
 struct AllowListOptions: ParsableArguments {
-    @Option(name: .customLong("allow"), help: ArgumentHelp("Add a class to the transformer's default list, as super.allowedTopLevelClasses + [X.self] does. Repeatable. Written, Module.Class and mangled names all match.", valueName: "CLASS"))
+    @Option(name: .customLong("allow"), help: ArgumentHelp("Add a class to the transformer's default list, as super.allowedTopLevelClasses + [X.self] does. Repeatable, or comma-separated. Written, Module.Class and mangled names all match.", valueName: "CLASS[,CLASS…]"))
     var allowed: [String] = []
 
-    @Option(name: .customLong("only"), parsing: .upToNextOption, help: ArgumentHelp("Replace the default list with these classes (put it after FILE, or separate names with commas).", valueName: "CLASS"))
+    @Option(name: .customLong("only"), help: ArgumentHelp("Replace the default list with these classes: --only A,B or --only A --only B, before or after FILE.", valueName: "CLASS[,CLASS…]"))
     var only: [String] = []
 
     @Flag(help: "Judge subclasses by the archive's own $classes chain, which whoever wrote the blob controls, instead of the real class hierarchy.")

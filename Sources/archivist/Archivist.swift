@@ -47,6 +47,16 @@ struct Archivist: ParsableCommand {
         }
         let arguments = Array(CommandLine.arguments.dropFirst())
         let invokedAsPlutil = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent == "plutil" } ?? false
+        // A first word that is no verb: say so, with the nearest verb, rather than the parser's
+        // "unexpected argument". Not as plutil, whose first word is a file or a flag.
+        if !invokedAsPlutil, let first = arguments.first, !first.hasPrefix("-"), first != "plutil" {
+            let verbs = VerbSuggestion.verbs(of: Self.self)
+            if !verbs.contains(first) {
+                let hint = VerbSuggestion.nearest(first, among: verbs).map { "; did you mean '\($0)'?" } ?? ""
+                StandardError.write("archivist: unknown verb '\(first)'\(hint) (verbs: \(verbs.filter { $0 != "help" }.joined(separator: ", ")))\n")
+                Foundation.exit(64)
+            }
+        }
         let work = {
             if invokedAsPlutil {
                 // plutil's own syntax, whole: no archivist verb, option or help parsing.

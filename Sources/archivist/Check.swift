@@ -53,6 +53,10 @@ extension Archivist {
                     text += CheckReportText.render(file: input.displayName, report: report, archive: archive, colors: colors)
                 } catch {
                     allAccepted = false
+                    var error = error
+                    if error.message == "no such file", !allow.only.isEmpty || !allow.allowed.isEmpty {
+                        error.message += " (--only and --allow take one class each time, or several separated by commas: --only A,B)"
+                    }
                     error.report()
                     records.append(.dictionary(PropertyListDictionary([
                         ("file", .string(input.displayName)), ("accepted", false), ("error", .string(error.message)),

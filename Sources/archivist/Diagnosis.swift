@@ -24,7 +24,8 @@ enum Diagnosis {
 
     /// `JPEG image, 1,204 bytes`, with a pointer to the verb that reads it when there is one.
     static func describe(_ kind: ContentKind, size: Int) -> String {
-        var text = "\(kind), \(StoreReportText.number(size)) \(size == 1 ? "byte" : "bytes")"
+        if kind == .empty { return "empty file" }
+        var text = "\(kind), \(StoreReportText.counted(size, "byte"))"
         if kind == .sqlite {
             text += "; for a Core Data store use `archivist scan` (or `archivist model` for its model)"
         }

@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func checkWithOnlyReplacesTheDefaultList() throws {
-        let r = try ArchivistProcess.run(["check", Self.archive("configuration-box-json.bplist"), "--only", "MyApp.ConfigurationBox", "NSData"])
+        let r = try ArchivistProcess.run(["check", Self.archive("configuration-box-json.bplist"), "--only", "MyApp.ConfigurationBox", "--only", "NSData"])
         #expect(r.status == 0, "\(r.out)\(r.err)")
         let refused = try ArchivistProcess.run(["check", Self.archive("legacy-string-array.bplist"), "--only", "NSString"])
         #expect(refused.status == 1)
