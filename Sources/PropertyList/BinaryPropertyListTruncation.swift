@@ -21,27 +21,30 @@ enum BinaryPropertyListTruncation {
         // A real trailer begins with five unused zero bytes; object data there rarely does.
         let trailerStart = length - BinaryPropertyListTrailer.size
         if (trailerStart..<trailerStart + 5).allSatisfy({ bytes[$0] == 0 }) { return nil }
-        // The reference width is unknown without the trailer: take the one whose walk reaches
-        // furthest (a wrong width derails the walk into bytes that are no object).
-        var best: Walk?
+        // The reference width is unknown without the trailer. Each width gives a walk; a wrong
+        // one soon derails into bytes that are no object. The file is called truncated when a
+        // walk shows objects running on to or past its end (then the offset table and trailer
+        // cannot fit), and the walk through the most objects gives the length it needed.
+        var needed: (objects: Int, length: Int)?
         for width in [1, 2, 3, 4, 8] {
             let walk = Walk(bytes, referenceWidth: width)
-            guard width == 8 || walk.objects <= 1 << (8 * width) else { continue }
-            if best == nil || walk.reach > best!.reach { best = walk }
+            guard walk.objects > 0, width == 8 || walk.objects <= 1 << (8 * width) else { continue }
+            let end = walk.reach
+            let offsetWidth = end < 1 << 8 ? 1 : end < 1 << 16 ? 2 : end < 1 << 32 ? 4 : 8
+            let (tableSize, o1) = walk.objects.multipliedReportingOverflow(by: offsetWidth)
+            let (withTable, o2) = end.addingReportingOverflow(tableSize)
+            let (total, o3) = withTable.addingReportingOverflow(BinaryPropertyListTrailer.size)
+            guard !o1, !o2, !o3, total > length else { continue }
+            if needed == nil || walk.objects > needed!.objects { needed = (walk.objects, total) }
         }
-        guard let walk = best, walk.objects > 0 else { return nil }
-        let objectsEnd = walk.reach
-        let offsetWidth = objectsEnd < 1 << 8 ? 1 : objectsEnd < 1 << 16 ? 2 : objectsEnd < 1 << 32 ? 4 : 8
-        let (tableSize, o1) = walk.objects.multipliedReportingOverflow(by: offsetWidth)
-        let (withTable, o2) = objectsEnd.addingReportingOverflow(tableSize)
-        let (needed, o3) = withTable.addingReportingOverflow(BinaryPropertyListTrailer.size)
-        guard !o1, !o2, !o3, needed > length else { return nil }
-        return error(length: length, needs: needed)
+        return needed.map { error(length: length, needs: $0.length) }
     }
 
     static func error(length: Int, needs: Int) -> PropertyListError {
-        PropertyListError(.truncated, "truncated: the file ends at byte \(length); its trailer needs the file to run to at least byte \(needs)",
-                          at: .none)
+        var error = PropertyListError(.truncated, "truncated: the file ends at byte \(length); its trailer needs the file to run to at least byte \(needs)",
+                                      at: .byteOffset(length))
+        error.messageNamesLocation = true
+        return error
     }
 
     /// Objects read one after another by their markers, with `referenceWidth`-byte references.

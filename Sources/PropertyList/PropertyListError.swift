@@ -43,6 +43,8 @@ public struct PropertyListError: Error, Sendable, Hashable, CustomStringConverti
     public var location: Location
     /// The path from the root to the value being read, such as `["items", "3", "name"]`.
     public var keyPath: [String]
+    /// Whether `message` already says where, so `description` does not say it twice.
+    var messageNamesLocation = false
 
     public init(_ code: Code, _ message: String, at location: Location = .none, keyPath: [String] = []) {
         self.code = code
@@ -64,7 +66,7 @@ public struct PropertyListError: Error, Sendable, Hashable, CustomStringConverti
 
     public var description: String {
         var text = message
-        if location != .none { text += " at \(location)" }
+        if location != .none, !messageNamesLocation { text += " at \(location)" }
         if !keyPath.isEmpty { text += " (in \(keyPathDescription))" }
         return text
     }

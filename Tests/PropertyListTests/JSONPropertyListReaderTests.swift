@@ -21,8 +21,11 @@ import Testing
         #expect(value == expected)
     }
 
-    @Test func objectsKeepTheirKeyOrderAndDuplicates() throws {
-        let d = try #require(try read(#"{"z":1,"a":2,"z":3}"#).dictionaryValue)
+    @Test func objectsKeepTheirKeyOrderAndDuplicatesWhenAskedTo() throws {
+        // By default a repeated key keeps its last value, as JSONSerialization does (DuplicateKeyTests).
+        var options = PropertyListReadOptions()
+        options.duplicateKeys = .keepAll
+        let d = try #require(try JSONPropertyListReader(options: options).read(Data(#"{"z":1,"a":2,"z":3}"#.utf8)).dictionaryValue)
         #expect(d.keys == ["z", "a", "z"])
     }
 

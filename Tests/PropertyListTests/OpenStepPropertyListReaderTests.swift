@@ -32,8 +32,11 @@ import Testing
                 ]))
     }
 
-    @Test func dictionariesKeepTheOrderAndDuplicatesAsRead() throws {
-        let value = try read("{ z = 1; a = 2; z = 3; }")
+    @Test func dictionariesKeepTheOrderAndDuplicatesAsReadWhenAskedTo() throws {
+        // By default a repeated key keeps its last value, as CF does (DuplicateKeyTests).
+        var options = PropertyListReadOptions()
+        options.duplicateKeys = .keepAll
+        let value = try OpenStepPropertyListReader(options: options).read(Data("{ z = 1; a = 2; z = 3; }".utf8))
         let d = try #require(value.dictionaryValue)
         #expect(d.keys == ["z", "a", "z"])
         #expect(d["z"] == "3")

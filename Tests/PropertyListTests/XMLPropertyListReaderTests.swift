@@ -113,8 +113,12 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(try readXML(applePlist(body)) == expected)
     }
 
-    @Test func aDictionaryKeepsDuplicateKeysInTheOrderRead() throws {
-        let value = try readXML(applePlist("<dict><key>a</key><integer>1</integer><key>a</key><integer>2</integer></dict>"))
+    @Test func aDictionaryKeepsDuplicateKeysInTheOrderReadWhenAskedTo() throws {
+        // By default a repeated key keeps its last value, as CF does (DuplicateKeyTests);
+        // `.keepAll` keeps every entry as written.
+        var options = PropertyListReadOptions()
+        options.duplicateKeys = .keepAll
+        let value = try readXML(applePlist("<dict><key>a</key><integer>1</integer><key>a</key><integer>2</integer></dict>"), options: options)
         let dictionary = try #require(value.dictionaryValue)
         #expect(dictionary.keys == ["a", "a"])
         #expect(dictionary.values == [1, 2])
