@@ -269,12 +269,12 @@ public struct StoreSchema: Sendable, Hashable {
                 case "Z_OPT": role = .optimisticLock
                 default: break
                 }
-            } else if info.name == rowidAlias {
-                role = .primaryKey
             }
             return StoreColumn(name: info.name, declaredType: info.type, role: role)
         }
-        return StoreTable(name: name, columns: mapped, hasRowID: !withoutRowID)
+        var table = StoreTable(name: name, columns: mapped, hasRowID: !withoutRowID)
+        table.rowidAlias = rowidAlias
+        return table
     }
 }
 

@@ -13,6 +13,8 @@ public struct StoreTable: Sendable, Hashable {
     public var transientAttributes: [String] = []
     /// Whether rows have a rowid (`Z_PK` is an alias of it in Core Data tables).
     public var hasRowID: Bool
+    /// Outside Core Data, the table's INTEGER PRIMARY KEY column: the rowid under its own name.
+    public var rowidAlias: String?
 
     public init(name: String, columns: [StoreColumn], entities: [CoreDataEntity] = [], hasRowID: Bool = true) {
         self.name = name
@@ -32,7 +34,7 @@ public struct StoreTable: Sendable, Hashable {
     /// The column that identifies a row in reports and updates: `Z_PK`, the table's INTEGER
     /// PRIMARY KEY column outside Core Data, else the rowid.
     public var keyColumn: String {
-        columns.first(where: { $0.role == .primaryKey })?.name ?? "rowid"
+        columns.first(where: { $0.role == .primaryKey })?.name ?? rowidAlias ?? "rowid"
     }
 
     /// Whether rows have Core Data's `Z_OPT` counter.
