@@ -50,13 +50,19 @@ extension Archivist {
                 do throws(KeyedArchiveError) {
                     result = try renamer.rewrite(data, to: to.map { $0 == .binary ? .binary : .xml })
                 } catch {
+                    if data.isEmpty { throw CommandFailure(file: input.displayName, message: "empty input: the file has no bytes") }
+                    if let kind = Diagnosis.foreignContent(data) {
+                        throw CommandFailure(file: input.displayName, message: "not a keyed archive: \(Diagnosis.describe(kind, size: data.count))")
+                    }
                     throw CommandFailure(file: input.displayName, message: error.description)
                 }
                 if let first = renames.indices.first(where: { !result.report.matched.contains($0) }) {
                     let names = result.report.classNames.joined(separator: ", ")
                     throw CommandFailure(file: input.displayName, message: "--rename-class \(renames[first]): no class of the archive is \(renames[first].old) (its classes: \(names.isEmpty ? "none" : names))")
                 }
-                try OutputFile(path: output).write(result.data)
+                let destination = OutputFile(path: output)
+                if result.data.starts(with: Array("bplist".utf8)) { try destination.refuseBinaryOnTerminal("a binary keyed archive") }
+                try destination.write(result.data)
             }
         }
     }

@@ -27,7 +27,7 @@ import Testing
 
     /// Verbs that read a property list, and those that read a keyed archive.
     static let plistVerbs: [[String]] = [["print"], ["lint"], ["convert", "--to", "xml"], ["archive", "--class", ".=UIColor", "--to", "xml"]]
-    static let archiveVerbs: [[String]] = [["inspect"], ["check"], ["unarchive", "--to", "json"]]
+    static let archiveVerbs: [[String]] = [["inspect"], ["check"], ["unarchive", "--to", "json"], ["rewrite", "--rename-class", "A=B", "--to", "xml"]]
 
     @Test func aJPEGIsCalledAJPEGByEveryReadingVerb() throws {
         for verb in Self.plistVerbs + Self.archiveVerbs {

@@ -24,6 +24,7 @@ import Testing
             ["check", color, "--allow", "UIColor"], ["check", color, "--allow", "UIColor", "--format", "json"],
             ["unarchive", color, "--allow", "UIColor", "--to", "json"], ["unarchive", color, "--allow", "UIColor", "--to", "xml"],
             ["archive", payload, "--class", ".=UIColor", "--to", "xml"],
+            ["rewrite", color, "--rename-class", "UIColor=NSColor", "--to", "xml"],
             ["scan", store], ["scan", store, "--format", "json"],
             ["migrate", store, "--attribute", "BowTie.tintColor", "--to", "json", "--allow", "UIColor", "--dry-run"],
             ["migrate", store, "--attribute", "BowTie.tintColor", "--to", "json", "--allow", "UIColor", "--dry-run", "--format", "json"],
@@ -53,7 +54,7 @@ import Testing
 
     @Test func everyVerbThatWritesAFileFailsWithOneLineOnAFullDevice() throws {
         for arguments in [["convert", Self.plist, "--to", "xml"], ["unarchive", Self.color, "--allow", "UIColor", "--to", "json"],
-                          ["archive", Self.payload, "--class", ".=UIColor"]] {
+                          ["archive", Self.payload, "--class", ".=UIColor"], ["rewrite", Self.color, "--rename-class", "UIColor=NSColor"]] {
             let r = try ArchivistProcess.run(arguments + ["-o", "/dev/full"])
             #expect(r.status == 1, "\(arguments)")
             #expect(r.err == "archivist: cannot write /dev/full: no space left on device\n", "\(arguments): \(r.err)")
@@ -139,7 +140,7 @@ import Testing
     @Test(.enabled(if: ArchivistProcess.hasTerminal, "needs script(1) to give a terminal"))
     func binaryOutputIsRefusedOnATerminalUnlessDashOIsGiven() throws {
         for arguments in [["convert", Self.plist, "--to", "binary"], ["unarchive", Self.color, "--allow", "UIColor", "--to", "binary"],
-                          ["archive", Self.payload, "--class", ".=UIColor"]] {
+                          ["archive", Self.payload, "--class", ".=UIColor"], ["rewrite", Self.color, "--rename-class", "UIColor=NSColor"]] {
             let shown = try ArchivistProcess.runOnTerminal(arguments)
             #expect(shown.contains("refusing to write a binary"), "\(arguments): \(shown.debugDescription)")
             #expect(!shown.contains("bplist00"))
