@@ -70,6 +70,14 @@ import Testing
         #expect(Self.same(before, try Self.state(evidence)))
     }
 
+    @Test func aPathWithCharactersAURIReservesIsStillReadInPlace() throws {
+        let store = try TemporaryStore(rows: 3, name: "My Store #1 ?100%.sqlite")
+        let reader = try StoreConnection.openForReading(store.path)
+        defer { reader.close() }
+        #expect(reader.method == .inPlace, "the immutable URI escapes space, #, ? and %")
+        #expect(try reader.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM ZBOWTIE") } == 3)
+    }
+
     @Test func aReaderCannotWrite() throws {
         let store = try TemporaryStore(rows: 2)
         let reader = try StoreConnection.openForReading(store.path)
