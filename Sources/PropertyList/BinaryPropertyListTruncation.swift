@@ -40,11 +40,11 @@ enum BinaryPropertyListTruncation {
         return needed.map { error(length: length, needs: $0.length) }
     }
 
+    static let messagePrefix = "truncated: the file ends at byte "
+
     static func error(length: Int, needs: Int) -> PropertyListError {
-        var error = PropertyListError(.truncated, "truncated: the file ends at byte \(length); its trailer needs the file to run to at least byte \(needs)",
-                                      at: .byteOffset(length))
-        error.messageNamesLocation = true
-        return error
+        PropertyListError(.truncated, "\(messagePrefix)\(length); its trailer needs the file to run to at least byte \(needs)",
+                          at: .byteOffset(length))
     }
 
     /// Objects read one after another by their markers, with `referenceWidth`-byte references.

@@ -15,10 +15,13 @@ enum DuplicateKeys {
         guard count > 1 else { return [] }
         var repeats: [Repeat] = []
         if count <= 16 {
-            for later in 1..<count {
-                for first in 0..<later where keys[first] == keys[later] {
-                    repeats.append(Repeat(first: first, later: later))
-                    break
+            // Through a buffer, so no key is retained to be compared: this runs for every dictionary.
+            keys.withUnsafeBufferPointer { keys in
+                for later in 1..<count {
+                    for first in 0..<later where keys[first] == keys[later] {
+                        repeats.append(Repeat(first: first, later: later))
+                        break
+                    }
                 }
             }
             return repeats

@@ -43,8 +43,6 @@ public struct PropertyListError: Error, Sendable, Hashable, CustomStringConverti
     public var location: Location
     /// The path from the root to the value being read, such as `["items", "3", "name"]`.
     public var keyPath: [String]
-    /// Whether `message` already says where, so `description` does not say it twice.
-    var messageNamesLocation = false
 
     public init(_ code: Code, _ message: String, at location: Location = .none, keyPath: [String] = []) {
         self.code = code
@@ -76,4 +74,13 @@ extension PropertyListError {
     /// How the JSON writer's refusal of NaN and the infinities begins, so that a caller can
     /// name its own option for them (the CLI's `--non-conforming-floats`).
     package static let nonConformingFloatMessagePrefix = "JSON cannot hold the"
+}
+
+extension PropertyListError {
+    /// Whether `message` already says where, so `description` does not say it twice: the
+    /// truncation message names the byte the file ends at. (A computed test, not a stored flag:
+    /// a stored one made every reader's `error == nil` check slower.)
+    var messageNamesLocation: Bool {
+        code == .truncated && message.hasPrefix(BinaryPropertyListTruncation.messagePrefix)
+    }
 }

@@ -87,7 +87,13 @@ struct XMLPropertyListReaderContext {
     /// Keys repeated in a dictionary, found so far.
     var warnings: [PropertyListWarning] = []
     /// Where each key of the open dictionaries starts, innermost last.
-    var keyLocations: [(line: Int32, column: Int32)] = []
+    var keyLocations: [KeyLocation] = []
+
+    /// Where a `<key>` starts (a struct, not a tuple: tuple arrays are not specialized).
+    struct KeyLocation {
+        var line: Int32
+        var column: Int32
+    }
     /// True while libxml2 is inside our error callback, where stopping the parser is unsafe.
     var inErrorCallback = false
     /// How many faults libxml2 reported that CF reads through and so do we; when there are any,
@@ -202,7 +208,9 @@ struct XMLPropertyListReaderContext {
             guard let value = finishScalar(element) else { return }
             scalar = nil
             stack.push(value)
-            if element == .key { keyLocations.append((Int32(truncatingIfNeeded: scalarLine), Int32(truncatingIfNeeded: scalarColumn))) }
+            if element == .key {
+                keyLocations.append(KeyLocation(line: Int32(truncatingIfNeeded: scalarLine), column: Int32(truncatingIfNeeded: scalarColumn)))
+            }
             return
         }
         let frame = frames[frames.count - 1]
@@ -235,7 +243,7 @@ struct XMLPropertyListReaderContext {
             } else {
                 stack.push(.dictionary(resolvingDuplicateKeys(stack.popDictionary(from: frame.start), keyStart: frame.keyStart)))
             }
-            keyLocations.removeSubrange(min(frame.keyStart, keyLocations.count)...)
+            keyLocations.removeLast(keyLocations.count - min(frame.keyStart, keyLocations.count))
         }
     }
 
