@@ -103,6 +103,11 @@ extension Archivist {
                     do throws(ModelError) {
                         loaded = try ModelReader().read(path: path)
                     } catch {
+                        // Say what the file is when it is no model at all: a JPEG, an empty file…
+                        if error.source == nil || error.source == path, let (kind, size) = Diagnosis.sniff(path: path),
+                           let kind, kind != .binaryPropertyList {
+                            throw CommandFailure(file: path, message: "not a model: \(Diagnosis.describe(kind, size: size))")
+                        }
                         throw CommandFailure(file: error.source ?? path, message: error.description)
                     }
                     if self.audit {

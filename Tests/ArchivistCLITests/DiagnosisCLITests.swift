@@ -67,6 +67,16 @@ import Testing
         }
     }
 
+    @Test func modelNamesWhatItWasGivenInstead() throws {
+        let jpeg = try ArchivistProcess.run(["model", Self.jpeg])
+        #expect(jpeg.status == 1)
+        #expect(jpeg.err == "archivist: \(Self.jpeg): not a model: JPEG image, 20 bytes\n", "\(jpeg.err)")
+        let empty = try ArchivistProcess.run(["model", Self.empty])
+        #expect(empty.err == "archivist: \(Self.empty): not a model: empty file\n", "\(empty.err)")
+        let cut = try ArchivistProcess.run(["model", Self.truncated])
+        #expect(cut.err.contains("truncated: the file ends at byte 200;"), "\(cut.err)")
+    }
+
     @Test func storeVerbsNameWhatTheyWereGivenInstead() throws {
         let dryRun = ["--attribute", "BowTie.tintColor", "--to", "json", "--dry-run"]
         for verb in [["scan"], ["migrate"] + dryRun] {

@@ -28,6 +28,7 @@ import Testing
             ["scan", store], ["scan", store, "--format", "json"],
             ["migrate", store, "--attribute", "BowTie.tintColor", "--to", "json", "--allow", "UIColor", "--dry-run"],
             ["migrate", store, "--attribute", "BowTie.tintColor", "--to", "json", "--allow", "UIColor", "--dry-run", "--format", "json"],
+            ["model", ArchivistProcess.repository.appendingPathComponent("Fixtures/models/Palette.momd").path],
             ["--help"], ["lint", "--help"], ["--version"],
         ]
     }
