@@ -53,6 +53,7 @@ extension Archivist {
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
+                if to == .binary { try OutputFile(path: output).refuseBinaryOnTerminal("a binary property list") }
                 let lookup = KeyPathLookup(file: file, keyPath: keyPath, archive: archive, reading: reading)
                 let value = try lookup.value(target: to == .json ? .json : .propertyList)
                 let name = InputFile(path: file).displayName

@@ -39,7 +39,7 @@ struct KeyPathLookup {
         do {
             found = try PropertyListReader(options: reading.readOptions).read(data, at: path, fileExtension: input.fileExtension).value
         } catch {
-            throw CommandFailure(file: input.displayName, message: error.description)
+            throw CommandFailure(file: input.displayName, message: Diagnosis.propertyListFailure(error, data: data))
         }
         guard let found else {
             throw CommandFailure(file: input.displayName, message: "no value at \(keyPath)")

@@ -19,6 +19,21 @@ struct PlutilEmulator {
     /// A failure on one file: printed as `FILE: message`, and the next file goes on.
     struct FileFailure: Error {
         var message: String
+        /// An output that could not be written: ours, not plutil's, so it is reported as every
+        /// verb reports it (`archivist: cannot write OUTPUT: REASON`).
+        var output: CommandFailure?
+
+        init(message: String) {
+            self.message = message
+        }
+
+        init(output: CommandFailure) {
+            self.message = output.message
+            self.output = output
+        }
+
+        /// Whether the failure was standard output's, which every later file would meet too.
+        var endsTheRun: Bool { output?.message.hasPrefix("cannot write standard output") == true }
     }
 
     /// Runs the command and returns the exit status: 0 when everything succeeded, 1 otherwise.
@@ -37,7 +52,12 @@ struct PlutilEmulator {
         rest.removeFirst()
         switch command {
         case "-help":
-            try? OutputFile(path: nil).write(Data(PlutilHelp.text(programName).utf8))
+            do throws(CommandFailure) {
+                try OutputFile(path: nil).write(Data(PlutilHelp.text(programName).utf8))
+            } catch {
+                error.report()
+                return false
+            }
             return true
         case "-lint":
             return try lint(rest)
@@ -105,9 +125,9 @@ struct PlutilEmulator {
             do throws(PropertyListError) {
                 _ = try PropertyListReader(options: Self.readOptions).read(data)
             } catch {
-                throw FileFailure(message: "(\(error.description))")
+                throw FileFailure(message: "(\(Diagnosis.propertyListFailure(error, data: data)))")
             }
-            if !options.silent { try? OutputFile(path: nil).write(Data("\(Self.displayName(path)): OK\n".utf8)) }
+            if !options.silent { try Self.writeStandardOutput(Data("\(Self.displayName(path)): OK\n".utf8)) }
         }
     }
 
@@ -115,10 +135,10 @@ struct PlutilEmulator {
         let options = try PlutilOptions(arguments)
         if options.output != nil { throw UsageFailure(message: "-o is not used with -p.") }
         if options.fileExtension != nil { throw UsageFailure(message: "-e is not used with -p.") }
-        if options.silent { FileHandle.standardError.write(Data("-s doesn't make a lot of sense with -p.\n".utf8)) }
+        if options.silent { StandardError.write("-s doesn't make a lot of sense with -p.\n") }
         return forEachFile(options) { path throws(FileFailure) in
             let (value, _) = try Self.readDocument(path)
-            try? OutputFile(path: nil).write(Data(PlutilPrintFormat.text(value).utf8))
+            try Self.writeStandardOutput(Data(PlutilPrintFormat.text(value).utf8))
         }
     }
 
@@ -204,7 +224,7 @@ struct PlutilEmulator {
                     found = try PropertyListReader(options: Self.readOptions).read(data, at: path).value
                     existing = .binary1
                 } catch {
-                    throw FileFailure(message: "Property List error: \(error.description) / JSON error: not JSON")
+                    throw FileFailure(message: "Property List error: \(Diagnosis.propertyListFailure(error, data: data)) / JSON error: not JSON")
                 }
             } else {
                 let (document, documentFormat) = try Self.parse(data)
@@ -241,7 +261,7 @@ struct PlutilEmulator {
                     try OutputFile(path: nil).write(Data("\n".utf8))
                 }
             } catch {
-                throw FileFailure(message: error.message)
+                throw FileFailure(output: error)
             }
         }
     }
@@ -264,7 +284,7 @@ struct PlutilEmulator {
                 if let headerData { try OutputFile(path: Self.replacingExtension(of: destination, with: "h")).write(headerData) }
             }
         } catch {
-            throw FileFailure(message: error.message)
+            throw FileFailure(output: error)
         }
     }
 
@@ -347,7 +367,13 @@ struct PlutilEmulator {
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
     static func readFile(_ path: String, mapped: Bool = false) throws(FileFailure) -> Data {
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        if path == "-" {
+            do throws(CommandFailure) {
+                return try InputFile.readStream(STDIN_FILENO, limit: readOptions.maximumInputSize, name: "<stdin>")
+            } catch {
+                throw FileFailure(message: "(\(error.message))")
+            }
+        }
         guard !path.isEmpty else { throw FileFailure(message: "Empty path specified") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -374,7 +400,9 @@ struct PlutilEmulator {
     static func parse(_ data: Data) throws(FileFailure) -> (PropertyListValue, PlutilFormat) {
         let reader = PropertyListReader(options: readOptions)
         let detected = PropertyListFormat.detect(data)
-        var plistMessage = data.isEmpty ? "empty input" : "not a property list"
+        // What the file is, when the sniffer knows (a JPEG, an SQLite store…), in the plist half.
+        var plistMessage = data.isEmpty ? "empty input"
+            : Diagnosis.foreignContent(data).map { "not a property list: \(Diagnosis.describe($0, size: data.count))" } ?? "not a property list"
         if let detected, detected != .json {
             do {
                 let value = try reader.read(data, as: detected)
@@ -384,7 +412,7 @@ struct PlutilEmulator {
                 case .openStep, .json: return (value, .openStep)
                 }
             } catch {
-                plistMessage = error.description
+                plistMessage = Diagnosis.propertyListFailure(error, data: data)
             }
         }
         do {
@@ -404,14 +432,29 @@ struct PlutilEmulator {
                 try body(path)
             } catch {
                 allSucceeded = false
-                Self.printError("\(Self.displayName(path)): \(error.message)")
+                if let output = error.output {
+                    output.report()
+                    if error.endsTheRun { break }
+                } else {
+                    Self.printError("\(Self.displayName(path)): \(error.message)")
+                }
             }
         }
         return allSucceeded
     }
 
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardError.write(line + "\n")
+    }
+
+    /// Standard output through the one output path: a failed write fails the file, as every
+    /// verb's does, rather than passing unnoticed.
+    static func writeStandardOutput(_ data: Data) throws(FileFailure) {
+        do throws(CommandFailure) {
+            try OutputFile(path: nil).write(data)
+        } catch {
+            throw FileFailure(output: error)
+        }
     }
 
     /// How plutil's `-insert` and `-replace` put a value: `-replace` sets a dictionary key whether

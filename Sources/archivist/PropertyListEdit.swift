@@ -23,17 +23,24 @@ struct PropertyListEdit {
             throw CommandFailure(file: input.displayName, message: error.message)
         }
         let bytes = try encode(value, originalFormat: format, jsonStyle: style, added: added, displayName: input.displayName)
-        try OutputFile(path: output.output ?? file).write(bytes)
+        // Standard input is written back to standard output; only `-o -` puts binary on a terminal.
+        let destination = OutputFile(path: output.output ?? (file == "-" ? nil : file))
+        if bytes.starts(with: Array("bplist".utf8)) { try destination.refuseBinaryOnTerminal("a binary property list") }
+        try destination.write(bytes)
     }
 
     /// The document, its format, and how its JSON looks.
     func read(_ input: InputFile) throws(CommandFailure) -> (PropertyListValue, PropertyListFormat, JSONStyleWriter) {
         let data = try input.read(limit: reading.maximumInputSize)
         do {
-            let (value, format) = try PropertyListReader(options: reading.readOptions).read(data, fileExtension: input.fileExtension)
+            // A key repeated in a dictionary is said, as every reading verb says it: the edited
+            // document keeps only the value Apple's readers see.
+            var warnings: [PropertyListWarning] = []
+            let (value, format) = try PropertyListReader(options: reading.readOptions).read(data, fileExtension: input.fileExtension, warnings: &warnings)
+            for warning in warnings { StandardError.write("archivist: \(input.displayName): warning: \(warning.description)\n") }
             return (value, format, format == .json ? Self.jsonLike(data) : JSONStyleWriter(pretty: false, endsWithLineBreak: false))
         } catch {
-            throw CommandFailure(file: input.displayName, message: error.description)
+            throw CommandFailure(file: input.displayName, message: Diagnosis.propertyListFailure(error, data: data))
         }
     }
 

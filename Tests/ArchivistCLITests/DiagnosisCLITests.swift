@@ -67,6 +67,59 @@ import Testing
         }
     }
 
+    /// The keypath, edit and literal verbs, each with what follows FILE.
+    static let keyPathVerbs: [(verb: [String], tail: [String])] = [
+        (["get"], ["a"]), (["get"], ["a", "--to", "json"]), (["type"], ["a"]),
+        (["set"], ["a", "--string", "b", "-o", "-"]), (["insert"], ["a", "--integer", "1", "-o", "-"]),
+        (["replace"], ["a", "--bool", "true", "-o", "-"]), (["remove"], ["a", "-o", "-"]),
+        (["convert", "--to", "swift"], []), (["convert", "--to", "objc"], []),
+    ]
+
+    @Test func keypathEditAndLiteralVerbsNameWhatTheyWereGivenInstead() throws {
+        let store = try StoreCLITests.makeStore(rows: 3)
+        for (verb, tail) in Self.keyPathVerbs {
+            let jpeg = try ArchivistProcess.run(verb + [Self.jpeg] + tail)
+            #expect(jpeg.status == 1, "\(verb)")
+            #expect(jpeg.err == "archivist: \(Self.jpeg): not a property list: JPEG image, 20 bytes\n", "\(verb): \(jpeg.err)")
+            #expect(jpeg.out.isEmpty)
+            let cut = try ArchivistProcess.run(verb + [Self.truncated] + tail)
+            #expect(cut.status == 1, "\(verb)")
+            #expect(cut.err.contains("truncated: the file ends at byte 200;"), "\(verb): \(cut.err)")
+            let sqlite = try ArchivistProcess.run(verb + [store.path] + tail)
+            #expect(sqlite.err.contains(": not a property list: SQLite database, ") && sqlite.err.contains("use `archivist scan`"), "\(verb): \(sqlite.err)")
+            #expect(!sqlite.err.contains("UTF-8"), "\(verb): \(sqlite.err)")
+            let empty = try ArchivistProcess.run(verb + [Self.empty] + tail)
+            #expect(empty.err == "archivist: \(Self.empty): empty input: the file has no bytes\n", "\(verb): \(empty.err)")
+        }
+    }
+
+    @Test func diffNamesWhatItWasGivenWithItsTroubleStatus() throws {
+        let store = try StoreCLITests.makeStore(rows: 3)
+        let plist = ArchivistProcess.fixture("rust-plist-xml.plist")
+        for (input, words) in [(Self.jpeg, "not a property list: JPEG image, 20 bytes"), (Self.truncated, "truncated: the file ends at byte 200;"),
+                               (store.path, "not a property list: SQLite database, "), (Self.empty, "empty input: the file has no bytes")] {
+            let r = try ArchivistProcess.run(["diff", plist, input])
+            #expect(r.status == 2, "diff(1)'s trouble status")
+            #expect(r.err.hasPrefix("archivist: \(input): ") && r.err.contains(words), "\(r.err)")
+            #expect(r.err.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test func thePlutilDropInNamesWhatItWasGivenInPlutilsForm() throws {
+        let store = try StoreCLITests.makeStore(rows: 3)
+        for command in [["-lint"], ["-p"], ["-convert", "xml1", "-o", "-"], ["-extract", "a", "raw"]] {
+            let jpeg = try ArchivistProcess.run(["plutil"] + command + [Self.jpeg])
+            #expect(jpeg.status == 1, "\(command)")
+            #expect(jpeg.err.hasPrefix("\(Self.jpeg): "), "\(command): \(jpeg.err)")
+            #expect(jpeg.err.contains("not a property list: JPEG image, 20 bytes"), "\(command): \(jpeg.err)")
+            let cut = try ArchivistProcess.run(["plutil"] + command + [Self.truncated])
+            #expect(cut.err.contains("truncated: the file ends at byte 200;"), "\(command): \(cut.err)")
+            let sqlite = try ArchivistProcess.run(["plutil"] + command + [store.path])
+            #expect(sqlite.err.contains("SQLite database"), "\(command): \(sqlite.err)")
+            #expect(!sqlite.err.contains("UTF-8 byte 0xFB"), "\(command): \(sqlite.err)")
+        }
+    }
+
     @Test func modelNamesWhatItWasGivenInstead() throws {
         let jpeg = try ArchivistProcess.run(["model", Self.jpeg])
         #expect(jpeg.status == 1)

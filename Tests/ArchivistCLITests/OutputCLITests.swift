@@ -29,6 +29,12 @@ import Testing
             ["migrate", store, "--attribute", "BowTie.tintColor", "--to", "json", "--allow", "UIColor", "--dry-run"],
             ["migrate", store, "--attribute", "BowTie.tintColor", "--to", "json", "--allow", "UIColor", "--dry-run", "--format", "json"],
             ["model", ArchivistProcess.repository.appendingPathComponent("Fixtures/models/Palette.momd").path],
+            ["get", plist, "Author"], ["get", plist, "Author", "--to", "json"], ["type", plist, "Author"],
+            ["set", plist, "Author", "--string", "A", "-o", "-"], ["insert", plist, "New", "--integer", "1", "-o", "-"],
+            ["replace", plist, "Author", "--string", "A", "-o", "-"], ["remove", plist, "Author", "-o", "-"],
+            ["convert", plist, "--to", "swift"], ["convert", payload, "--to", "objc"],
+            ["plutil", "-p", plist], ["plutil", "-lint", plist], ["plutil", "-convert", "xml1", "-o", "-", plist],
+            ["plutil", "-extract", "Author", "raw", plist], ["plutil", "-help"],
             ["--help"], ["lint", "--help"], ["--version"],
         ]
     }
@@ -43,6 +49,13 @@ import Testing
         }
     }
 
+    @Test func diffOnAFullDeviceSaysSoWithItsTroubleStatus() throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        let r = try ArchivistProcess.run(["diff", Self.plist, ArchivistProcess.fixture("rust-plist-binary.plist")], standardOutput: full)
+        #expect(r.status == 2, "diff(1)'s trouble status")
+        #expect(r.err == "archivist: cannot write standard output: no space left on device\n", "\(r.err)")
+    }
+
     @Test func aMigrationWhoseSummaryCannotBeWrittenStillConvertsAndExits1() throws {
         let store = try StoreCLITests.makeStore(rows: 20)
         let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
@@ -55,7 +68,10 @@ import Testing
 
     @Test func everyVerbThatWritesAFileFailsWithOneLineOnAFullDevice() throws {
         for arguments in [["convert", Self.plist, "--to", "xml"], ["unarchive", Self.color, "--allow", "UIColor", "--to", "json"],
-                          ["archive", Self.payload, "--class", ".=UIColor"], ["rewrite", Self.color, "--rename-class", "UIColor=NSColor"]] {
+                          ["archive", Self.payload, "--class", ".=UIColor"], ["rewrite", Self.color, "--rename-class", "UIColor=NSColor"],
+                          ["get", Self.plist, "Author", "--to", "xml"], ["set", Self.plist, "Author", "--string", "A"],
+                          ["remove", Self.plist, "Author"], ["convert", Self.plist, "--to", "swift"],
+                          ["plutil", "-convert", "binary1", Self.plist]] {
             let r = try ArchivistProcess.run(arguments + ["-o", "/dev/full"])
             #expect(r.status == 1, "\(arguments)")
             #expect(r.err == "archivist: cannot write /dev/full: no space left on device\n", "\(arguments): \(r.err)")
@@ -67,7 +83,8 @@ import Testing
         // A big print and a big JSON export into a pipe whose reader is already gone.
         let big = ArchivistProcess.temporaryFile("big.json")
         try Data(("[" + (0..<200_000).map { "\"value \($0)\"" }.joined(separator: ",") + "]").utf8).write(to: URL(fileURLWithPath: big))
-        for arguments in [["print", big], ["convert", big, "--to", "xml"], ["inspect", Self.color, "--format", "json"]] {
+        for arguments in [["print", big], ["convert", big, "--to", "xml"], ["inspect", Self.color, "--format", "json"],
+                          ["convert", big, "--to", "swift"], ["set", big, "0", "--string", "x", "-o", "-"], ["plutil", "-p", big]] {
             let pipe = Pipe()
             try pipe.fileHandleForReading.close()
             let r = try ArchivistProcess.run(arguments, standardOutput: pipe.fileHandleForWriting)
@@ -80,6 +97,12 @@ import Testing
         let refused = try ArchivistProcess.run(["check", Self.color], standardOutput: pipe.fileHandleForWriting)
         #expect(refused.status == 1)
         #expect(refused.err.isEmpty)
+        // And diff's: the documents differ.
+        let diffPipe = Pipe()
+        try diffPipe.fileHandleForReading.close()
+        let differ = try ArchivistProcess.run(["diff", Self.plist, big], standardOutput: diffPipe.fileHandleForWriting)
+        #expect(differ.status == 1)
+        #expect(differ.err.isEmpty, "\(differ.err)")
     }
 
     @Test func aReplacedFileKeepsItsModeAndNoTemporaryFileIsLeft() throws {
@@ -141,13 +164,19 @@ import Testing
     @Test(.enabled(if: ArchivistProcess.hasTerminal, "needs script(1) to give a terminal"))
     func binaryOutputIsRefusedOnATerminalUnlessDashOIsGiven() throws {
         for arguments in [["convert", Self.plist, "--to", "binary"], ["unarchive", Self.color, "--allow", "UIColor", "--to", "binary"],
-                          ["archive", Self.payload, "--class", ".=UIColor"], ["rewrite", Self.color, "--rename-class", "UIColor=NSColor"]] {
+                          ["archive", Self.payload, "--class", ".=UIColor"], ["rewrite", Self.color, "--rename-class", "UIColor=NSColor"],
+                          ["get", Self.plist, "Author", "--to", "binary"]] {
             let shown = try ArchivistProcess.runOnTerminal(arguments)
             #expect(shown.contains("refusing to write a binary"), "\(arguments): \(shown.debugDescription)")
             #expect(!shown.contains("bplist00"))
             let forced = try ArchivistProcess.runOnTerminal(arguments + ["-o", "-"])
             #expect(forced.contains("bplist00"), "\(arguments)")
         }
+        // An edit of standard input goes back to standard output: binary only with -o -.
+        let binary = ArchivistProcess.fixture("rust-plist-binary.plist")
+        let edited = try ArchivistProcess.runOnTerminal(["set", "-", "Author", "--string", "A"], shellSuffix: "< '\(binary)'")
+        #expect(edited.contains("refusing to write a binary"), "\(edited.debugDescription)")
+        #expect(try ArchivistProcess.runOnTerminal(["set", "-", "Author", "--string", "A", "-o", "-"], shellSuffix: "< '\(binary)'").contains("bplist00"))
         // Text formats still show.
         #expect(try ArchivistProcess.runOnTerminal(["convert", Self.plist, "--to", "xml"]).contains("<plist"))
     }
