@@ -6,7 +6,9 @@ import KeyedArchive
 /// Reads every value of one attribute, classified, without changing the store: what `codegen`
 /// infers its types from.
 ///
-/// The store is opened read-only and read in one snapshot, in key order, through a cursor:
+/// The store is opened as evidence is (`StoreConnection.openForReading`: no byte, time or file
+/// beside it changes, as any user, rows only in its `-wal` included) and read in one snapshot,
+/// in key order, through a cursor:
 /// values are classified in batches on several threads and handed over one at a time, so
 /// memory holds one batch. The attribute is located as `migrate` locates it, by the model
 /// `model` names (the store's own by default), so `Entity.attribute` is the model's name and the
@@ -39,8 +41,8 @@ public struct AttributeValueReader: Sendable {
     ///   only a transient one), or a model file given does not read.
     @discardableResult
     public func read(path: String, attribute: String, _ body: (_ primaryKey: Int64, _ value: StoredValue) -> Void) throws(StoreError) -> AttributeLocation {
-        let queue = try StoreConnection.open(path, writable: false)
-        defer { try? queue.close() }
+        let store = try StoreConnection.openForReading(path)
+        defer { store.close() }
         let classifier = StoredValueClassifier(readOptions: readOptions)
         @Sendable func classify(_ value: DatabaseValue) -> StoredValue {
             switch value.storage {
@@ -52,7 +54,7 @@ public struct AttributeValueReader: Sendable {
         }
         let (model, modelOptions) = (self.model, self.modelOptions)
         return try StoreConnection.sqlite(path) {
-            try queue.read { db in
+            try store.queue.read { db in
                 let schema = try StoreSchema.read(db, path: path, model: model, modelOptions: modelOptions)
                 let location = try schema.locate(attribute, path: path)
                 let statements = AttributeMigrator.Statements(location: location)

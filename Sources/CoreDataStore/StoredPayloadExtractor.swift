@@ -65,7 +65,7 @@ public struct StoredPayloadExtractor: Sendable {
                let value = try? JSONPropertyListReader(options: readOptions).read(bytes) {
                 return .payload(value, .json)
             }
-            var what = stored.detail ?? stored.kind.label
+            var what = stored.detail ?? (stored.kind == .other ? "unrecognized bytes" : stored.kind.label)
             if let bytes = stored.payload { what += ", \(bytes.count) bytes" }
             return .unusable(stored.kind, "not a keyed archive, JSON or property list: \(what)")
         case .externalReference:

@@ -149,6 +149,12 @@ extension Archivist {
                 }
             }
 
+            /// Puts the key column's name before the row keys the places were given as.
+            mutating func nameRows(by keyColumn: String) {
+                if let failure { self.failure = ("\(keyColumn) \(failure.place)", failure.error) }
+                leftOut = leftOut.mapValues { ($0.count, "\(keyColumn) \($0.first)", $0.reason) }
+            }
+
             /// `900 values: 890 keyed archives, 10 JSON; 100 NULL`.
             var summary: String {
                 var parts: [String] = []
@@ -182,11 +188,14 @@ extension Archivist {
                     let location: AttributeLocation
                     do throws(StoreError) {
                         location = try reader.read(path: store, attribute: attribute) { key, value in
-                            collected.add(extractor.extract(value), at: "Z_PK \(key)")
+                            collected.add(extractor.extract(value), at: String(key))
                         }
                     } catch {
-                        throw CommandFailure(file: store, message: error.description)
+                        throw CommandFailure(file: store, message: Diagnosis.storeFailure(error.description, path: store))
                     }
+                    // Rows are named by the table's own key: Z_PK 2 in a Core Data store, id 2 in a plain table.
+                    let table = location.table
+                    collected.nameRows(by: table.hasRowID || table.keyColumn != "rowid" ? table.keyColumn : "row")
                     modelAttribute = location.attribute
                     attributeName = location.attributeName
                     name = typeName ?? Self.defaultTypeName(attribute: attribute, location: location)
@@ -207,7 +216,7 @@ extension Archivist {
                         let data = try input.read(limit: reading.maximumInputSize)
                         let outcome = extractor.extract(classifier.classify(data))
                         switch outcome {
-                        case .unusable(_, let reason): throw CommandFailure(file: input.displayName, message: reason)
+                        case .unusable(_, let reason): throw CommandFailure(file: input.displayName, message: Self.diagnose(reason, data: data))
                         case .null: break
                         default: collected.add(outcome, at: input.displayName)
                         }
@@ -265,11 +274,22 @@ extension Archivist {
             return line
         }
 
+        /// A FILE that holds nothing to decode, named by the sniffer: an empty file, a JPEG, a
+        /// store given without `--attribute`.
+        static func diagnose(_ reason: String, data: Data) -> String {
+            if data.isEmpty { return "empty input: the file has no bytes" }
+            guard let kind = Diagnosis.foreignContent(data) else { return reason }
+            if kind == .sqlite {
+                return "not a keyed archive, JSON or property list: \(kind), \(StoreReportText.counted(data.count, "byte")); name the attribute to read with --attribute Entity.attribute (`archivist scan` lists them)"
+            }
+            return "not a keyed archive, JSON or property list: \(Diagnosis.describe(kind, size: data.count))"
+        }
+
         /// One line on standard error per reason values were left out.
         func reportLeftOut(_ collected: Collected, file: String) {
             for (_, entry) in collected.leftOut.sorted(by: { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }) {
                 let line = "archivist: \(file): \(entry.count) value\(entry.count == 1 ? " is" : "s are") left out, such as \(entry.first): \(entry.reason)\n"
-                FileHandle.standardError.write(Data(line.utf8))
+                StandardError.write(line)
             }
         }
 

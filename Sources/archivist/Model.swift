@@ -78,7 +78,7 @@ extension Archivist {
                             result = try scanner.audit(path: storePath, progress: bar.enabled ? { bar.update($0) } : nil)
                         } catch {
                             bar.finish()
-                            throw CommandFailure(file: storePath, message: error.description)
+                            throw CommandFailure(file: storePath, message: Diagnosis.storeFailure(error.description, path: storePath))
                         }
                         bar.finish()
                         guard let model = result.report.model else {
@@ -92,7 +92,7 @@ extension Archivist {
                         do throws(StoreError) {
                             schema = try scanner.schema(path: storePath)
                         } catch {
-                            throw CommandFailure(file: storePath, message: error.description)
+                            throw CommandFailure(file: storePath, message: Diagnosis.storeFailure(error.description, path: storePath))
                         }
                         guard let model = schema.model else {
                             throw CommandFailure(file: path, message: schema.modelProblem ?? "no model")
@@ -142,10 +142,7 @@ extension Archivist {
 
         /// Whether the file starts with SQLite's header.
         static func isSQLite(_ path: String) -> Bool {
-            guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-            defer { try? handle.close() }
-            guard let head = try? handle.read(upToCount: 16) else { return false }
-            return Array(head) == Array("SQLite format 3\u{0}".utf8)
+            Diagnosis.sniff(path: path)?.kind == .sqlite
         }
     }
 }
