@@ -35,7 +35,7 @@ public struct PayloadMapper: Sendable {
     public func payload(of archive: KeyedArchive) throws(PayloadError) -> PropertyListValue {
         guard let root = archive.root else {
             let keys = archive.top.map(\.key).joined(separator: ", ")
-            throw PayloadError(.noRoot, "the archive has no root object ($top has: \(keys.isEmpty ? "nothing" : keys)); choose one with --top")
+            throw PayloadError(.noRoot, "the archive has no root object ($top has: \(keys.isEmpty ? "nothing" : keys))")
         }
         var walk = Walk(archive: archive, options: options)
         return try walk.map(root, depth: 0) ?? .null

@@ -65,7 +65,9 @@ extension Archivist {
                 do throws(PayloadError) {
                     payload = try PayloadMapper(options: options).payload(of: archive)
                 } catch {
-                    throw CommandFailure(file: input.displayName, message: error.message)
+                    // Only this verb (and inspect) can pick another $top entry; the others' messages name no flag.
+                    let hint = error.code != .noRoot ? "" : top.map { "; --top \($0) names none of them" } ?? "; choose one with --top"
+                    throw CommandFailure(file: input.displayName, message: error.message + hint)
                 }
                 if let path = mapping.selectedPath {
                     guard let part = path.value(in: payload) else {
