@@ -132,7 +132,7 @@ import Testing
 
     @Test func storeVerbsNameWhatTheyWereGivenInstead() throws {
         let dryRun = ["--attribute", "BowTie.tintColor", "--to", "json", "--dry-run"]
-        for verb in [["scan"], ["migrate"] + dryRun] {
+        for verb in [["scan"], ["migrate"] + dryRun, ["codegen", "--attribute", "BowTie.tintColor"]] {
             let jpeg = try ArchivistProcess.run([verb[0], Self.jpeg] + verb.dropFirst())
             #expect(jpeg.status == 1)
             #expect(jpeg.err == "archivist: \(Self.jpeg): not an SQLite database: JPEG image, 20 bytes\n", "\(verb): \(jpeg.err)")
@@ -143,6 +143,58 @@ import Testing
         }
         let xml = try ArchivistProcess.run(["scan", ArchivistProcess.fixture("rust-plist-xml.plist")])
         #expect(xml.err.contains("not an SQLite database: an XML property list; read it with `archivist print`"), "\(xml.err)")
+    }
+
+    @Test func codegenNamesAFileThatHoldsNoValueToDecode() throws {
+        let jpeg = try ArchivistProcess.run(["codegen", Self.jpeg])
+        #expect(jpeg.status == 1)
+        #expect(jpeg.err == "archivist: \(Self.jpeg): not a keyed archive, JSON or property list: JPEG image, 20 bytes\n", "\(jpeg.err)")
+        let empty = try ArchivistProcess.run(["codegen", Self.empty])
+        #expect(empty.err == "archivist: \(Self.empty): empty input: the file has no bytes\n", "\(empty.err)")
+        let cut = try ArchivistProcess.run(["codegen", Self.truncated])
+        #expect(cut.err.contains("truncated: the file ends at byte 200;"), "\(cut.err)")
+        let store = try StoreCLITests.makeStore(rows: 3)
+        let sqlite = try ArchivistProcess.run(["codegen", store.path])
+        #expect(sqlite.status == 1)
+        #expect(sqlite.err.contains("not a keyed archive, JSON or property list: SQLite database,"), "\(sqlite.err)")
+        #expect(sqlite.err.contains("name the attribute to read with --attribute Entity.attribute"), "\(sqlite.err)")
+        #expect(sqlite.out.isEmpty)
+    }
+
+    /// An archive whose `$top` holds several keys and none is `root`, as CloudKit's
+    /// `encodeSystemFields(with:)` writes them (the system fields in Notes' store); hand-written.
+    static let rootless: String = {
+        let path = ArchivistProcess.temporaryFile("system-fields.plist")
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict>
+            <key>$archiver</key><string>NSKeyedArchiver</string><key>$version</key><integer>100000</integer>
+            <key>$top</key><dict>
+            <key>RecordType</key><dict><key>CF$UID</key><integer>1</integer></dict>
+            <key>ETag</key><dict><key>CF$UID</key><integer>2</integer></dict>
+            </dict>
+            <key>$objects</key><array><string>$null</string><string>Note</string><string>kq3</string></array>
+            </dict></plist>
+            """
+        try? Data(xml.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }()
+
+    @Test func anArchiveWithoutARootPointsToTopOnlyFromVerbsThatHaveIt() throws {
+        let unarchive = try ArchivistProcess.run(["unarchive", Self.rootless, "--to", "json"])
+        #expect(unarchive.status == 1)
+        #expect(unarchive.err == "archivist: \(Self.rootless): the archive has no root object ($top has: RecordType, ETag); choose one with --top\n", "\(unarchive.err)")
+        let chosen = try ArchivistProcess.run(["unarchive", Self.rootless, "--to", "json", "--top", "ETag"])
+        #expect(chosen.status == 0, "\(chosen.err)")
+        #expect(chosen.out.contains("kq3"))
+        let missing = try ArchivistProcess.run(["unarchive", Self.rootless, "--to", "json", "--top", "Etag"])
+        #expect(missing.err.hasSuffix("; --top Etag names none of them\n"), "\(missing.err)")
+        for verb in [["codegen", Self.rootless], ["get", "--archive", Self.rootless, ".x"], ["type", "--archive", Self.rootless, ".x"]] {
+            let r = try ArchivistProcess.run(verb)
+            #expect(r.status == 1, "\(verb)")
+            #expect(r.err.contains("the archive has no root object ($top has: RecordType, ETag)"), "\(verb): \(r.err)")
+            #expect(!r.err.contains("--top"), "\(verb) has no --top: \(r.err)")
+        }
     }
 
     @Test func aRealJSONCannotHoldIsRefusedNamingTheFlagAsTyped() throws {
@@ -242,5 +294,13 @@ import Testing
         #expect(!r.out.contains("Z_PK"), "\(r.out)")
         let json = try ArchivistProcess.run(["scan", path, "--format", "json"])
         #expect(json.out.contains(#""keyColumn" : "id""#), "\(json.out)")
+        // codegen and migrate name the row alike.
+        let codegen = try ArchivistProcess.run(["codegen", path, "--attribute", "notes.body"])
+        #expect(codegen.err.contains("1 value is left out, such as id 7: "), "\(codegen.err)")
+        #expect(codegen.err.contains("notes.body holds no value to infer a type from (0 values, 1 left out)"), "\(codegen.err)")
+        let dryRun = try ArchivistProcess.run(["migrate", path, "--attribute", "notes.body", "--to", "json", "--dry-run"])
+        #expect(dryRun.out.contains("failed 1 of 1 row in"), "\(dryRun.out)")
+        #expect(dryRun.out.contains("  id 7: "), "\(dryRun.out)")
+        #expect(!(codegen.err + dryRun.out).contains("Z_PK"))
     }
 }

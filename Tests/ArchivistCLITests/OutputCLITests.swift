@@ -29,6 +29,10 @@ import Testing
             ["migrate", store, "--attribute", "BowTie.tintColor", "--to", "json", "--allow", "UIColor", "--dry-run"],
             ["migrate", store, "--attribute", "BowTie.tintColor", "--to", "json", "--allow", "UIColor", "--dry-run", "--format", "json"],
             ["model", ArchivistProcess.repository.appendingPathComponent("Fixtures/models/Palette.momd").path],
+            ["model", ArchivistProcess.repository.appendingPathComponent("Fixtures/models/Palette.momd").path, "--audit"],
+            ["model", ArchivistProcess.repository.appendingPathComponent("Fixtures/models/Palette.momd").path, "--format", "json"],
+            ["codegen", color], ["codegen", store, "--attribute", "BowTie.tintColor"],
+            ["rewrite", color, "--to", "binary", "-o", "-"],
             ["get", plist, "Author"], ["get", plist, "Author", "--to", "json"], ["type", plist, "Author"],
             ["set", plist, "Author", "--string", "A", "-o", "-"], ["insert", plist, "New", "--integer", "1", "-o", "-"],
             ["replace", plist, "Author", "--string", "A", "-o", "-"], ["remove", plist, "Author", "-o", "-"],
@@ -80,11 +84,14 @@ import Testing
     }
 
     @Test func aReaderThatClosesThePipeEndsTheOutputQuietly() throws {
+        let store = try StoreCLITests.makeStore(rows: 20)
         // A big print and a big JSON export into a pipe whose reader is already gone.
         let big = ArchivistProcess.temporaryFile("big.json")
         try Data(("[" + (0..<200_000).map { "\"value \($0)\"" }.joined(separator: ",") + "]").utf8).write(to: URL(fileURLWithPath: big))
         for arguments in [["print", big], ["convert", big, "--to", "xml"], ["inspect", Self.color, "--format", "json"],
-                          ["convert", big, "--to", "swift"], ["set", big, "0", "--string", "x", "-o", "-"], ["plutil", "-p", big]] {
+                          ["convert", big, "--to", "swift"], ["set", big, "0", "--string", "x", "-o", "-"], ["plutil", "-p", big],
+                          ["rewrite", Self.color, "--to", "xml"], ["codegen", Self.color], ["scan", store.path],
+                          ["model", ArchivistProcess.repository.appendingPathComponent("Fixtures/models/Palette.momd").path], ["codegen", store.path, "--attribute", "BowTie.tintColor"]] {
             let pipe = Pipe()
             try pipe.fileHandleForReading.close()
             let r = try ArchivistProcess.run(arguments, standardOutput: pipe.fileHandleForWriting)

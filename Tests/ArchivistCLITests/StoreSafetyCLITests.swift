@@ -1,6 +1,7 @@
 import CoreDataStore
 import Foundation
 import GRDB
+import StoreFixtures
 import Testing
 
 /// Read-only means read-only: scanning evidence changes no byte, time or file, as root or as
@@ -83,13 +84,84 @@ import Testing
         #expect(try FolderSnapshot(store.folder) == before)
     }
 
+    /// The Palette store (its model in Z_MODELCACHE) in WAL mode, with a deletion only in its
+    /// `-wal` file, copied with its `-wal` and `-shm` while the writer still had it open: a
+    /// reader that skipped the WAL would see 40 groups instead of 5.
+    static func walPaletteStore() throws -> (folder: String, path: String) {
+        let work = try ArchivistProcess.temporaryFolder("palette-writer")
+        let source = work + "/Palette.sqlite"
+        try PaletteStoreFixture(groupCount: 40).write(to: source)
+        let queue = try DatabaseQueue(path: source)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            try db.execute(sql: "DELETE FROM ZGROUP WHERE Z_PK > 5")
+        }
+        let evidence = try ArchivistProcess.temporaryFolder("palette-evidence")
+        for suffix in ["", "-wal", "-shm"] {
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: evidence + "/Palette.sqlite" + suffix)
+        }
+        try queue.close()
+        return (evidence, evidence + "/Palette.sqlite")
+    }
+
+    /// Every verb that only reads a store, with what each must see of the rows in the WAL.
+    static func readOnlyVerbs(_ path: String) -> [(arguments: [String], expected: String)] {
+        [(["scan", path, "--format", "json"], #""rows" : 5,"#),
+         (["model", path], "Club (class PaletteClub, parent Group, table ZGROUP)"),
+         (["codegen", path, "--attribute", "Group.darkColor"], "// 5 values (5 keyed archives)."),
+         (["migrate", path, "--attribute", "Group.darkColor", "--to", "json", "--allow", "UIColor", "--dry-run"],
+          "would convert 5, skipped 0, failed 0 of 5 rows")]
+    }
+
+    @Test func everyVerbThatOnlyReadsAStoreChangesNoFileAndSeesTheRowsInTheWAL() throws {
+        let store = try Self.walPaletteStore()
+        let before = try FolderSnapshot(store.folder)
+        for (arguments, expected) in Self.readOnlyVerbs(store.path) {
+            let r = try ArchivistProcess.run(arguments)
+            #expect(r.status == 0, "\(arguments[0]): \(r.err)")
+            #expect(r.out.contains(expected), "\(arguments[0]): \(r.out)")
+            #expect(try FolderSnapshot(store.folder) == before, "\(arguments[0])")
+        }
+    }
+
+    @Test(.enabled(if: ArchivistProcess.canRunAsAnotherUser, "needs root and setpriv(1) to run as nobody"))
+    func anOrdinaryUserRunsEveryReadingVerbOnAStoreInAReadOnlyFolder() throws {
+        let store = try Self.walPaletteStore()
+        try Self.makeReadOnly(store.folder)
+        let before = try FolderSnapshot(store.folder)
+        for (arguments, expected) in Self.readOnlyVerbs(store.path) {
+            let r = try ArchivistProcess.runAsNobody(arguments)
+            #expect(r.status == 0, "\(arguments[0]): \(r.err)")
+            #expect(r.out.contains(expected), "\(arguments[0]): \(r.out)")
+        }
+        #expect(try FolderSnapshot(store.folder) == before)
+    }
+
     /// The real stores of the shared corpus: every byte and time of every file stays.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: StoreSafetyCLITests.corpusStores), "needs ../shared/corpus/stores"))
     func scanningTheCorpusStoresChangesNothing() throws {
         let before = try FolderSnapshot(Self.corpusStores)
         for name in try FileManager.default.contentsOfDirectory(atPath: Self.corpusStores) where name.hasSuffix(".sqlite") {
-            let r = try ArchivistProcess.run(["scan", Self.corpusStores + "/" + name])
-            #expect(!r.err.contains("readonly") && !r.err.contains("Fatal"), "\(name): \(r.err)")
+            for verb in [["scan"], ["model"], ["model", "--audit"]] {
+                let r = try ArchivistProcess.run(verb + [Self.corpusStores + "/" + name])
+                #expect(!r.err.contains("readonly") && !r.err.contains("Fatal"), "\(verb) \(name): \(r.err)")
+                #expect(!r.out.isEmpty, "\(verb) \(name)")
+            }
+        }
+        // An attribute of Notes' store that holds archives, and one (CloudKit's system fields) whose archives have no root.
+        let notes = Self.corpusStores + "/NoteStore.sqlite"
+        for attribute in ["ICAccount.replicaIDToBundleIdentifier", "ICCloudSyncingObject.serverRecordData"] {
+            let codegen = try ArchivistProcess.run(["codegen", notes, "--attribute", attribute])
+            #expect(!codegen.err.contains("readonly") && !codegen.err.contains("--top"), "codegen \(attribute): \(codegen.err)")
+            let allow = ["--allow", "CKRecordID", "--allow", "CKRecordZoneID", "--allow", "CKReference"]
+            let dryRun = try ArchivistProcess.run(["migrate", notes, "--attribute", attribute, "--to", "json", "--dry-run"] + allow)
+            #expect(dryRun.out.contains("(dry run: nothing written)"), "migrate \(attribute): \(dryRun.out)\(dryRun.err)")
+            #expect(!dryRun.err.contains("readonly") && !(dryRun.out + dryRun.err).contains("--top"), "migrate \(attribute): \(dryRun.err)")
+            if attribute.hasSuffix("serverRecordData") {
+                #expect(codegen.err.contains("the archive has no root object ($top has: "), "\(codegen.err)")
+                #expect(dryRun.out.contains("the archive has no root object ($top has: "), "\(dryRun.out)")
+            }
         }
         #expect(try FolderSnapshot(Self.corpusStores) == before)
     }
