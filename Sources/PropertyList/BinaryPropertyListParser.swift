@@ -185,7 +185,7 @@ struct BinaryPropertyListParser {
         let what = values ? "values" : "bytes of content"
         let absolute = values ? options.maximumObjectCount : options.maximumDecodedSize
         if limit < absolute {
-            return fail(.limitExceeded, "expands to more than \(limit) \(what) through shared references, the most a \(bytes.count)-byte file may stand for (PropertyListReadOptions.expansionLimit; --no-expansion-limit in the CLI)", object: index)
+            return fail(.limitExceeded, "expands to more than \(limit) \(what) through shared references, the most a \(bytes.count)-byte file may stand for (the expansion limit)", object: index)
         }
         return fail(.limitExceeded, "expands to more than \(limit) \(what) through shared references", object: index)
     }

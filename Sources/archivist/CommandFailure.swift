@@ -17,7 +17,12 @@ struct CommandFailure: Error {
         self.message = message
     }
 
-    var line: String { file.map { "archivist: \($0): \(message)" } ?? "archivist: \(message)" }
+    var line: String {
+        // The library names no flag (`PropertyListReadOptions.expansionLimit` is its option);
+        // every verb that reports through here takes --no-expansion-limit (ReadingOptions).
+        let message = message.replacingOccurrences(of: "(the expansion limit)", with: "(the expansion limit; --no-expansion-limit lifts it)")
+        return file.map { "archivist: \($0): \(message)" } ?? "archivist: \(message)"
+    }
 
     /// Prints the line to standard error.
     func report() {

@@ -75,8 +75,14 @@ import Testing
             let refused = try ArchivistProcess.run(verb + [path])
             #expect(refused.status == 1, "\(verb)")
             #expect(refused.err.contains("the most a \(bytes.count)-byte file may stand for"), "\(verb): \(refused.err)")
+            #expect(refused.err.contains("(the expansion limit; --no-expansion-limit lifts it)"), "our flag, not a Swift option: \(refused.err)")
             #expect(refused.out.isEmpty, "\(verb) wrote to standard output")
         }
+        // The plutil drop-in has no such flag, and names none.
+        let plutil = try ArchivistProcess.run(["plutil", "-lint", path])
+        #expect(plutil.status == 1)
+        #expect((plutil.out + plutil.err).contains("(the expansion limit)"), "\(plutil.out)\(plutil.err)")
+        #expect(!(plutil.out + plutil.err).contains("--no-expansion-limit") && !(plutil.out + plutil.err).contains("PropertyListReadOptions"))
         // Lifted, only --max-objects applies: lint reads it (sharing keeps that cheap).
         let read = try ArchivistProcess.run(["lint", "--no-expansion-limit", path])
         #expect(read.status == 0, "\(read.err)")
