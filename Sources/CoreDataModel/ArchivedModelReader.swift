@@ -37,7 +37,7 @@ struct ArchivedModelReader {
         }
         let entries = try dictionaryEntries(entitiesObject)
         guard entries.count <= options.maximumEntities else {
-            throw ModelError(.limitExceeded, "\(entries.count) entities, over the limit of \(options.maximumEntities) (ModelReadOptions.maximumEntities)")
+            throw ModelError(.limitExceeded, "\(entries.count) entities, over the limit of \(options.maximumEntities) (the model entity limit)")
         }
         var entities: [EntityDescription] = []
         var names: Set<String> = []
@@ -96,7 +96,7 @@ struct ArchivedModelReader {
         }
         let entries = try dictionaryEntries(propertiesObject)
         guard entries.count <= options.maximumPropertiesPerEntity else {
-            throw ModelError(.limitExceeded, "entity \(name) has \(entries.count) properties, over the limit of \(options.maximumPropertiesPerEntity) (ModelReadOptions.maximumPropertiesPerEntity)", location: place)
+            throw ModelError(.limitExceeded, "entity \(name) has \(entries.count) properties, over the limit of \(options.maximumPropertiesPerEntity) (the per-entity property limit)", location: place)
         }
         var seen: Set<String> = []
         for (key, value) in entries {

@@ -18,7 +18,7 @@ public struct ModelReader: Sendable {
     ///   NSManagedObjectModel, or pass a limit.
     public func read(modelCache compressed: Data) throws(ModelError) -> ManagedObjectModel {
         guard compressed.count <= options.maximumInputBytes else {
-            throw ModelError(.limitExceeded, "Z_MODELCACHE holds \(compressed.count) bytes, over the limit of \(options.maximumInputBytes) (ModelReadOptions.maximumInputBytes)")
+            throw ModelError(.limitExceeded, "Z_MODELCACHE holds \(compressed.count) bytes, over the limit of \(options.maximumInputBytes) (the model input limit)")
         }
         let inflated: Data
         do {
@@ -33,7 +33,7 @@ public struct ModelReader: Sendable {
     /// an inflated `Z_MODELCACHE`.
     public func read(archive data: Data) throws(ModelError) -> ManagedObjectModel {
         guard data.count <= options.maximumInflatedBytes else {
-            throw ModelError(.limitExceeded, "\(data.count) bytes, over the limit of \(options.maximumInflatedBytes) (ModelReadOptions.maximumInflatedBytes)")
+            throw ModelError(.limitExceeded, "\(data.count) bytes, over the limit of \(options.maximumInflatedBytes) (the inflated model limit)")
         }
         let archive: KeyedArchive
         do {
@@ -99,7 +99,7 @@ public struct ModelReader: Sendable {
             current = plist.dictionaryValue?["NSManagedObjectModel_CurrentVersionName"]?.stringValue
             let table = plist.dictionaryValue?["NSManagedObjectModel_VersionHashes"]?.dictionaryValue ?? PropertyListDictionary()
             guard table.count <= options.maximumVersions else {
-                throw ModelError(.limitExceeded, "\(table.count) versions, over the limit of \(options.maximumVersions) (ModelReadOptions.maximumVersions)", source: infoURL.path)
+                throw ModelError(.limitExceeded, "\(table.count) versions, over the limit of \(options.maximumVersions) (the model version limit)", source: infoURL.path)
             }
             for (key, value) in table {
                 guard let name = key.stringValue else { continue }
@@ -147,7 +147,7 @@ public struct ModelReader: Sendable {
         let models = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
             .filter { $0.hasSuffix(".xcdatamodel") }.sorted { $0.dropLast(".xcdatamodel".count) < $1.dropLast(".xcdatamodel".count) }
         guard models.count <= options.maximumVersions else {
-            throw ModelError(.limitExceeded, "\(models.count) versions, over the limit of \(options.maximumVersions) (ModelReadOptions.maximumVersions)", source: url.path)
+            throw ModelError(.limitExceeded, "\(models.count) versions, over the limit of \(options.maximumVersions) (the model version limit)", source: url.path)
         }
         guard !models.isEmpty else { throw ModelError(.notAModel, "an .xcdatamodeld folder with no .xcdatamodel in it", source: url.path) }
         var chosen = models.count == 1 ? models[0] : nil
@@ -194,7 +194,7 @@ public struct ModelReader: Sendable {
             throw ModelError(.cannotRead, "no such file", source: url.path)
         }
         guard size <= limit else {
-            throw ModelError(.limitExceeded, "\(size) bytes, over the limit of \(limit) (ModelReadOptions.maximumInputBytes)", source: url.path)
+            throw ModelError(.limitExceeded, "\(size) bytes, over the limit of \(limit) (the model input limit)", source: url.path)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw ModelError(.cannotRead, "cannot read the file", source: url.path)

@@ -41,7 +41,7 @@ enum RawDeflate {
                     return
                 }
                 guard output.count + produced <= limit else {
-                    failure = ModelError(.limitExceeded, "inflates to more than the limit of \(limit) bytes (ModelReadOptions.maximumInflatedBytes)")
+                    failure = ModelError(.limitExceeded, "inflates to more than the limit of \(limit) bytes (the inflated model limit)")
                     return
                 }
                 output.append(contentsOf: buffer[0..<produced])

@@ -20,7 +20,7 @@ struct SourceModelReader {
 
     func read(_ data: Data) throws(ModelError) -> ManagedObjectModel {
         guard data.count <= options.maximumInputBytes else {
-            throw ModelError(.limitExceeded, "\(data.count) bytes, over the limit of \(options.maximumInputBytes) (ModelReadOptions.maximumInputBytes)")
+            throw ModelError(.limitExceeded, "\(data.count) bytes, over the limit of \(options.maximumInputBytes) (the model input limit)")
         }
         guard data.count <= Int(Int32.max) else { throw ModelError(.limitExceeded, "over 2 GB") }
         guard let context = xmlNewParserCtxt() else { throw ModelError(.cannotRead, "libxml2 could not start") }
@@ -48,7 +48,7 @@ struct SourceModelReader {
         var names: Set<String> = []
         for node in Self.elements(root) where Self.name(node) == "entity" {
             guard entities.count < options.maximumEntities else {
-                throw ModelError(.limitExceeded, "more than \(options.maximumEntities) entities (ModelReadOptions.maximumEntities)")
+                throw ModelError(.limitExceeded, "more than \(options.maximumEntities) entities (the model entity limit)")
             }
             let entity = try readEntity(node)
             guard names.insert(entity.name).inserted else {
@@ -75,7 +75,7 @@ struct SourceModelReader {
             guard kind == "attribute" || kind == "relationship" else { continue }
             count += 1
             guard count <= options.maximumPropertiesPerEntity else {
-                throw ModelError(.limitExceeded, "entity \(name) has more than \(options.maximumPropertiesPerEntity) properties (ModelReadOptions.maximumPropertiesPerEntity)", location: line)
+                throw ModelError(.limitExceeded, "entity \(name) has more than \(options.maximumPropertiesPerEntity) properties (the per-entity property limit)", location: line)
             }
             let place = "line \(child.pointee.line)"
             guard let propertyName = Self.attribute(child, "name"), !propertyName.isEmpty else {
