@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
         .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
         .library(name: "Codegen", targets: ["Codegen"]),
+        .library(name: "Sweep", targets: ["Sweep"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -27,6 +28,11 @@ let package = Package(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
+            name: "CLibArchive",
+            pkgConfig: "libarchive",
+            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
         ),
         .target(
             name: "PropertyList",
@@ -58,6 +64,10 @@ let package = Package(
             name: "Codegen",
             dependencies: ["PropertyList"]
         ),
+        .target(
+            name: "Sweep",
+            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "PropertyList", "CLibArchive"]
+        ),
         .executableTarget(
             name: "archivist",
             dependencies: [
@@ -67,6 +77,7 @@ let package = Package(
                 "CoreDataModel",
                 "CoreDataStore",
                 "Codegen",
+                "Sweep",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -124,6 +135,16 @@ let package = Package(
         .testTarget(
             name: "CodegenTests",
             dependencies: ["Codegen", "PropertyList"]
+        ),
+        .testTarget(
+            name: "SweepTests",
+            dependencies: [
+                "Sweep",
+                "CoreDataStore",
+                "KeyedArchive",
+                "PropertyList",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "ArchivistCLITests",

@@ -20,10 +20,14 @@ public struct StoreScanner: Sendable {
 
     /// Scans the store at `path`.
     ///
-    /// - Parameter progress: called after each batch of rows, on the calling thread. When it
-    ///   is given, the rows of each table are counted first, for the total.
+    /// - Parameters:
+    ///   - progress: called after each batch of rows, on the calling thread. When it is given,
+    ///     the rows of each table are counted first, for the total.
+    ///   - visit: called with every value of a scanned column once it is classified, in row
+    ///     order, on the calling thread (sweep reports each document in a cell).
     /// - Throws: `StoreError` when the file is not an SQLite database or a query fails.
-    public func scan(path: String, progress: ((ScanProgress) -> Void)? = nil) throws(StoreError) -> ScanReport {
+    public func scan(path: String, progress: ((ScanProgress) -> Void)? = nil,
+                     visit: ((StoredValueLocation, StoredValue) -> Void)? = nil) throws(StoreError) -> ScanReport {
         let store = try StoreConnection.openForReading(path)
         defer { store.close() }
         let storeURL = URL(fileURLWithPath: path)
@@ -38,7 +42,8 @@ public struct StoreScanner: Sendable {
                 }
                 var tables: [TableReport] = []
                 for table in schema.tables {
-                    tables.append(try scan(table, db: db, path: path, storeURL: storeURL, coreData: schema.isCoreData, tracker: &tracker))
+                    tables.append(try scan(table, db: db, path: path, storeURL: storeURL, coreData: schema.isCoreData, tracker: &tracker,
+                                           visit: visit))
                 }
                 var report = ScanReport(path: path, isCoreData: schema.isCoreData, metadata: schema.metadata, entities: schema.entities,
                                         tables: tables, internalTables: schema.internalTables, allowList: options.allowList)
@@ -75,7 +80,7 @@ public struct StoreScanner: Sendable {
 
     /// One pass over a table, accumulating a report per column.
     func scan(_ table: StoreTable, db: Database, path: String, storeURL: URL, coreData: Bool,
-              tracker: inout ProgressTracker) throws -> TableReport {
+              tracker: inout ProgressTracker, visit: ((StoredValueLocation, StoredValue) -> Void)? = nil) throws -> TableReport {
         let columns = table.columns.filter { $0.role == .attribute }
         var reports = columns.map { column in
             var report = ColumnReport(table: table.name, column: column, entityName: table.entityName,
@@ -124,6 +129,11 @@ public struct StoreScanner: Sendable {
                                            placeholder: StoredValue(kind: .null), classify)
             for (row, primaryKey) in keys.enumerated() {
                 for index in columns.indices {
+                    if let visit {
+                        visit(StoredValueLocation(table: table.name, column: columns[index].name,
+                                                  keyColumn: table.hasRowID ? table.keyColumn : "row", primaryKey: primaryKey),
+                              stored[row * columns.count + index])
+                    }
                     record(stored[row * columns.count + index], primaryKey: primaryKey, into: &reports[index], suggestions: &suggestions[index],
                            judge: columnJudges[index], refusals: &refusals[index], storeURL: storeURL)
                 }

@@ -61,7 +61,7 @@ public struct KeyedArchive: Sendable, Hashable {
 
     /// A binary archive decoded from a flat `$objects` table, or nil when it must be read the
     /// ordinary way. Its `plist` is read from `data` when asked for.
-    static func readFlat(_ data: Data, options: KeyedArchiveReadOptions) -> KeyedArchive? {
+    package static func readFlat(_ data: Data, options: KeyedArchiveReadOptions) -> KeyedArchive? {
         guard let flat = BinaryPropertyListReader(options: options.propertyList).readFlatKeyedArchive(data) else { return nil }
         let top = PropertyListValue.dictionary(PropertyListDictionary(keys: flat.topKeys, values: flat.topValues))
         var decoding = KeyedArchiveDecoding(plist: top, options: options)

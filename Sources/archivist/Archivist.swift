@@ -14,7 +14,8 @@ struct Archivist: ParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [Print.self, Lint.self, Convert.self, Inspect.self, Check.self, Unarchive.self, Archive.self, Rewrite.self, Scan.self, Migrate.self, Model.self,
-                      Codegen.self, Get.self, TypeOf.self, SetValue.self, Insert.self, Replace.self, Remove.self, Diff.self, Plutil.self]
+                      Codegen.self, Get.self, TypeOf.self, SetValue.self, Insert.self, Replace.self, Remove.self, Diff.self, Plutil.self,
+                      Sweep.self]
     )
 
     /// The deepest nesting the CLI reads by default. Deeper than the library's 512 (CF's cap)

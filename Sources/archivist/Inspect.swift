@@ -14,19 +14,24 @@ extension Archivist {
                 holds (plist, archive, JSON, PNG…), then the classes and their counts. Colors are \
                 used only when standard output is a terminal and NO_COLOR is unset. json gives \
                 the typed tree losslessly (its schema is in the README); dot gives a Graphviz \
-                graph. Exits 1 when FILE is not a readable keyed archive.
+                graph; html gives one self-contained page with the object graph as a collapsible \
+                tree (shared objects link to their first appearance, cycles are marked, colors \
+                shown as swatches, images inline). Exits 1 when FILE is not a readable keyed archive.
                 """
         )
 
         enum Format: String, ExpressibleByArgument, CaseIterable {
-            case text, json, dot
+            case text, json, dot, html
         }
 
         @Argument(help: "The keyed archive to inspect, or - for standard input.")
         var file: String
 
-        @Option(help: "Output format: text, json or dot.")
+        @Option(help: "Output format: text, json, dot or html.")
         var format: Format = .text
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write to OUT instead of standard output.", valueName: "OUT"))
+        var output: String?
 
         @Flag(help: "Decode plists, keyed archives and JSON held in data, and show them in place.")
         var expandNested = false
@@ -48,10 +53,10 @@ extension Archivist {
                 }
                 let nested = NestedPayloadOptions(expands: expandNested, readOptions: options)
                 // Streamed: the JSON of a large archive runs to 14 times its size.
-                try OutputFile(path: nil).stream { (sink) throws(CommandFailure) in
+                try OutputFile(path: output).stream { (sink) throws(CommandFailure) in
                     switch format {
                     case .text:
-                        KeyedArchiveTreePrinter(usesColors: Terminal.colorsEnabled(), nested: nested).write(archive) { sink.write($0) }
+                        KeyedArchiveTreePrinter(usesColors: output == nil && Terminal.colorsEnabled(), nested: nested).write(archive) { sink.write($0) }
                     case .json:
                         do throws(PropertyListError) {
                             try KeyedArchiveJSONExporter(nested: nested).write(archive) { sink.write($0) }
@@ -60,6 +65,13 @@ extension Archivist {
                         }
                     case .dot:
                         KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).write(archive) { sink.write($0) }
+                    case .html:
+                        do throws(PropertyListError) {
+                            try KeyedArchiveHTMLPage(nested: NestedPayloadOptions(expands: false, readOptions: options))
+                                .write(archive, title: input.displayName) { sink.write($0) }
+                        } catch {
+                            throw CommandFailure(file: input.displayName, message: "cannot write the page: \(error.description)")
+                        }
                     }
                 }
             }

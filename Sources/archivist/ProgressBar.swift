@@ -16,19 +16,24 @@ struct ProgressBar {
     }
 
     mutating func draw(processed: Int, total: Int, rowsPerSecond: Double, secondsLeft: Double?, failed: Int) {
+        let fraction = total > 0 ? min(1, Double(processed) / Double(total)) : 1
+        var detail = String(format: "%@/%@ rows  %@ rows/s", StoreReportText.number(processed), StoreReportText.number(total),
+                            StoreReportText.number(Int(rowsPerSecond)))
+        if let left = secondsLeft { detail += String(format: "  ETA %.0f s", left.rounded(.up)) }
+        if failed > 0 { detail += "  \(StoreReportText.number(failed)) failed" }
+        draw(fraction: fraction, detail: detail, done: processed >= total)
+    }
+
+    /// Draws a bar `fraction` full followed by `detail`, at most ten times a second unless `done`.
+    mutating func draw(fraction: Double, detail: String, done: Bool) {
         guard enabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
-        guard now - lastDraw > 100_000_000 || processed >= total else { return }
+        guard now - lastDraw > 100_000_000 || done else { return }
         lastDraw = now
-        let fraction = total > 0 ? min(1, Double(processed) / Double(total)) : 1
         let width = 30
-        let filled = Int(fraction * Double(width))
+        let filled = Int(max(0, min(1, fraction)) * Double(width))
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        var line = String(format: "\r%@ %3.0f%% %@/%@ rows  %@ rows/s", bar, fraction * 100,
-                          StoreReportText.number(processed), StoreReportText.number(total),
-                          StoreReportText.number(Int(rowsPerSecond)))
-        if let left = secondsLeft { line += String(format: "  ETA %.0f s", left.rounded(.up)) }
-        if failed > 0 { line += "  \(StoreReportText.number(failed)) failed" }
+        let line = String(format: "\r%@ %3.0f%% ", bar, fraction * 100) + detail
         StandardError.write(line + "\u{1B}[K")
         drawn = true
     }

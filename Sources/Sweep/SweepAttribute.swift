@@ -1,0 +1,41 @@
+import CoreDataStore
+
+/// What `scan` says about one attribute (one column) of a swept database.
+public struct SweepAttribute: Sendable, Hashable {
+    /// `Entity.attribute` in a Core Data store, `table.column` otherwise.
+    public var name: String
+    public var table: String
+    public var column: String
+    public var rows: Int
+    /// Values by kind (`keyedArchiveBinary`, `propertyList`, `image`, `null`…; see
+    /// `StoredValueKind`).
+    public var kinds: [String: Int]
+    /// For each class, how many values hold at least one object of it.
+    public var classes: [String: Int]
+    /// Keyed archives the allow-list accepts, and refuses.
+    public var accepted: Int
+    public var refused: Int
+    /// Classes to add with `--allow` so that every archive of the attribute is accepted.
+    public var suggestedAdditions: [String]
+
+    public init(name: String, table: String, column: String, rows: Int, kinds: [String: Int], classes: [String: Int],
+                accepted: Int, refused: Int, suggestedAdditions: [String]) {
+        self.name = name
+        self.table = table
+        self.column = column
+        self.rows = rows
+        self.kinds = kinds
+        self.classes = classes
+        self.accepted = accepted
+        self.refused = refused
+        self.suggestedAdditions = suggestedAdditions
+    }
+
+    /// The attribute as the store scanner reported it.
+    public init(_ report: ColumnReport) {
+        self.init(name: report.displayName, table: report.table, column: report.column.name, rows: report.rowCount,
+                  kinds: Dictionary(uniqueKeysWithValues: report.kindCounts.map { ($0.kind.rawValue, $0.count) }),
+                  classes: report.classes, accepted: report.accepted, refused: report.refused,
+                  suggestedAdditions: report.suggestedAdditions)
+    }
+}

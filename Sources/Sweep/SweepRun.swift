@@ -1,0 +1,437 @@
+import Foundation
+import PropertyList
+
+/// One sweep in progress: the workers, the queue between readers and workers, and the one
+/// place items are emitted and counted.
+final class SweepRun: @unchecked Sendable {
+    /// What a worker does.
+    enum Task {
+        /// Look at files of a folder: (path to open, path to report).
+        case files([(path: String, display: String)])
+        /// Read a document a container reader took out.
+        case document(Data, path: String, format: PropertyListFormat, strong: Bool)
+        /// Read a database copied into `slot`.
+        case database(slot: String, copy: String, display: String, size: Int)
+    }
+
+    let options: SweepOptions
+    let analyzer: DocumentAnalyzer
+    let databases: DatabaseSweep
+    let temporary: TemporaryFolder
+    let queue: SweepWorkQueue<Task>
+    private let emitter: (SweepItem) -> Void
+    private let progress: ((SweepProgress) -> Void)?
+    /// Guards everything below, and makes `emit` and `progress` calls one at a time.
+    private let lock = NSLock()
+    private var summary = SweepSummary()
+    private var bytesDone: Int64 = 0
+    private var totalBytes: Int64 = 0
+    private let start = DispatchTime.now().uptimeNanoseconds
+
+    init(options: SweepOptions, emit: @escaping (SweepItem) -> Void, progress: ((SweepProgress) -> Void)?) throws(SweepError) {
+        var options = options
+        options.jobs = max(1, options.jobs)
+        self.options = options
+        analyzer = DocumentAnalyzer(options: options, graphs: options.capturesGraphs ? GraphBudget(bytes: options.maximumGraphBytes) : nil)
+        databases = DatabaseSweep(options: options, analyzer: analyzer)
+        temporary = try TemporaryFolder(parent: options.temporaryDirectory)
+        queue = SweepWorkQueue(capacity: options.jobs * 8, byteLimit: options.maximumBytesWaiting)
+        emitter = emit
+        self.progress = progress
+    }
+
+    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+
+    // MARK: Running
+
+    func run(_ paths: [String]) -> SweepSummary {
+        defer { temporary.removeAll() }
+        if progress != nil { totalBytes = paths.reduce(0) { $0 + Self.totalSize(of: $1) } }
+        WorkerThreads.run(count: options.jobs, stackSize: options.workerStackSize, { [self] _ in
+            while let (task, bytes) = queue.next() {
+                perform(task)
+                queue.done(bytes: bytes)
+            }
+        }, meanwhile: {
+            for path in paths { produce(path) }
+            queue.finishProducing()
+        })
+        lock.lock()
+        defer { lock.unlock() }
+        summary.seconds = elapsed
+        return summary
+    }
+
+    /// Walks a folder, or reads a container given by path, on the calling thread.
+    func produce(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            emit(.unreadable(path, size: 0, "cannot read: \(String(cString: strerror(errno)))"))
+            return
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            var batch: [(path: String, display: String)] = []
+            FolderWalker.walk(path, file: { file, display in
+                batch.append((file, display))
+                if batch.count == 16 {
+                    queue.submit(.files(batch), bytes: 0)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }, skipped: { skip() }, failed: { display, message in
+                emit(.unreadable(display, size: 0, message))
+            })
+            if !batch.isEmpty { queue.submit(.files(batch), bytes: 0) }
+        } else {
+            // A file given by path is looked at here, so that a whole extraction in one tar is
+            // read by this thread while the workers read what it takes out.
+            examine(file: path, display: path, isWorker: false)
+        }
+    }
+
+    func perform(_ task: Task) {
+        switch task {
+        case .files(let files):
+            for file in files { examine(file: file.path, display: file.display, isWorker: true) }
+        case .document(let data, let path, let format, let strong):
+            analyzer.analyze(data, path: path, format: format, strong: strong, emit: emit)
+        case .database(let slot, let copy, let display, let size):
+            databases.sweep(copyAt: copy, displayPath: display, size: size, emit: emit)
+            temporary.remove(slot)
+        }
+    }
+
+    /// Hands a task to the workers; a worker that finds the queue full does it itself.
+    func submit(_ task: Task, bytes: Int, isWorker: Bool) {
+        if isWorker {
+            if !queue.trySubmit(task, bytes: bytes) { perform(task) }
+        } else {
+            queue.submit(task, bytes: bytes)
+        }
+    }
+
+    // MARK: Emitting and counting
+
+    func emit(_ item: SweepItem) {
+        lock.lock()
+        defer { lock.unlock() }
+        summary.add(item)
+        emitter(item)
+    }
+
+    func skip() {
+        lock.lock()
+        summary.skipped += 1
+        lock.unlock()
+    }
+
+    func countContainer() {
+        lock.lock()
+        summary.containers += 1
+        lock.unlock()
+    }
+
+    /// Counts one file or member looked at: `size` for the summary, `physical` bytes of the
+    /// given paths read through, for progress.
+    func examined(size: Int, physical: Int64) {
+        lock.lock()
+        defer { lock.unlock() }
+        summary.examined += 1
+        summary.examinedBytes += Int64(size)
+        bytesDone += physical
+        if let progress {
+            progress(SweepProgress(examined: summary.examined, items: summary.items, bytes: bytesDone,
+                                   totalBytes: max(totalBytes, bytesDone), elapsed: elapsed))
+        }
+    }
+
+    /// The bytes a path will be read through: a file's size, or a folder's files' sizes.
+    static func totalSize(of path: String) -> Int64 {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return 0 }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return Int64(info.st_size) }
+        var total: Int64 = 0
+        FolderWalker.walk(path, file: { file, _ in
+            var fileInfo = stat()
+            if lstat(file, &fileInfo) == 0 { total += Int64(fileInfo.st_size) }
+        }, skipped: {}, failed: { _, _ in })
+        return total
+    }
+
+    // MARK: Files
+
+    /// Looks at one file: sniffs its head, then reads it as a document, a database or a
+    /// container, or leaves it as noise.
+    func examine(file path: String, display: String, isWorker: Bool) {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            examined(size: 0, physical: 0)
+            emit(.unreadable(display, size: 0, "cannot open: \(String(cString: strerror(errno)))"))
+            return
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            skip()
+            return
+        }
+        let size = Int(info.st_size)
+        var head = Data(count: min(ItemSniffer.headSize, max(size, 0)))
+        let got = head.withUnsafeMutableBytes { Self.readFully(fd, into: $0, at: 0) }
+        guard got >= 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            examined(size: size, physical: Int64(size))
+            emit(.unreadable(display, size: size, "cannot read: \(reason)"))
+            return
+        }
+        head.count = got
+        let sniff = ItemSniffer.sniff(head, includesJSON: options.includesJSON)
+        switch sniff {
+        case .noise:
+            close(fd)
+            examined(size: size, physical: Int64(size))
+        case .propertyList(let format, let strong):
+            defer { close(fd) }
+            examined(size: size, physical: Int64(size))
+            guard size <= options.maximumItemSize else {
+                if strong {
+                    emit(.unreadable(display, format: format, size: size,
+                                     "\(size) bytes, over the per-item limit of \(options.maximumItemSize) (--max-input-size); not read"))
+                }
+                return
+            }
+            guard let data = Self.readWhole(fd, size: size, head: head, limit: options.maximumItemSize) else {
+                emit(.unreadable(display, format: format, size: size, "cannot read: \(String(cString: strerror(errno)))"))
+                return
+            }
+            analyzer.analyze(data, path: display, format: format, strong: strong, emit: emit)
+        case .sqlite:
+            close(fd)
+            examined(size: size, physical: Int64(size))
+            sweepDatabase(file: path, display: display, size: size, isWorker: isWorker)
+        case .container, .compressed:
+            close(fd)
+            let reader: ContainerReader
+            do {
+                reader = try ContainerReader(path: path)
+            } catch {
+                examined(size: size, physical: Int64(size))
+                if sniff == .container { emit(.unreadable(display, size: size, "damaged container: \(error.description)")) }
+                return
+            }
+            // A path given directly is read through for progress as it goes; a container met
+            // in a folder counts its whole size at once.
+            let direct = !isWorker && display == path
+            if !direct { examined(size: 0, physical: Int64(size)) }
+            let opened = read(reader, display: display, size: size, depth: 1, mayBeNoise: sniff == .compressed,
+                              isWorker: isWorker, tracksProgress: direct)
+            if direct, !opened { examined(size: size, physical: Int64(size)) }
+        }
+    }
+
+    /// Reads `buffer.count` bytes at `offset`, or fewer at the end of the file; -1 on error.
+    static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
+        var filled = 0
+        while filled < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset + filled))
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { return -1 }
+            if n == 0 { break }
+            filled += n
+        }
+        return filled
+    }
+
+    /// The whole file, `head` first; nil on a read error. A file that grew past `limit` since
+    /// it was measured is cut there.
+    static func readWhole(_ fd: Int32, size: Int, head: Data, limit: Int) -> Data? {
+        guard size > head.count else { return head }
+        var data = Data(count: min(size, limit))
+        let got = data.withUnsafeMutableBytes { raw -> Int in
+            raw.copyBytes(from: head)
+            let rest = UnsafeMutableRawBufferPointer(rebasing: raw[head.count...])
+            let n = readFully(fd, into: rest, at: head.count)
+            return n < 0 ? -1 : head.count + n
+        }
+        guard got >= 0 else { return nil }
+        data.count = got
+        return data
+    }
+
+    /// Copies a database from a folder, with its `-wal` and `-journal`, and reads the copy.
+    func sweepDatabase(file path: String, display: String, size: Int, isWorker: Bool) {
+        do throws(SweepError) {
+            let slot = try temporary.makeSlot()
+            let copy = slot + "/database"
+            do throws(SweepError) {
+                try TemporaryFolder.copy(path, to: copy, limit: options.maximumDatabaseSize)
+                for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
+                    try TemporaryFolder.copy(path + suffix, to: copy + suffix, limit: options.maximumDatabaseSize)
+                }
+            } catch {
+                temporary.remove(slot)
+                throw error
+            }
+            perform(.database(slot: slot, copy: copy, display: display, size: size))
+        } catch {
+            emit(.unreadable(display, size: size, error.message))
+        }
+    }
+
+    // MARK: Containers
+
+    /// A database member copied out, waiting for the container's end, where its `-wal` or
+    /// `-journal` may follow it.
+    struct PendingDatabase {
+        var slot: String
+        var display: String
+        var size: Int
+    }
+
+    /// Reads every member of a container. Returns false when a compressed file turned out to
+    /// hold no container (it is then noise); true otherwise, damaged or not.
+    @discardableResult
+    func read(_ reader: ContainerReader, display: String, size: Int, depth: Int, mayBeNoise: Bool, isWorker: Bool,
+              tracksProgress: Bool) -> Bool {
+        var members = 0
+        var consumed: Int64 = 0
+        var databases: [String: PendingDatabase] = [:]
+        var order: [String] = []
+        /// `-wal` and `-journal` members, copied out by name until their database is known.
+        var companions: [String: String] = [:]
+        func account(_ memberSize: Int) {
+            let physical = tracksProgress ? reader.bytesConsumed - consumed : 0
+            if tracksProgress { consumed = reader.bytesConsumed }
+            examined(size: memberSize, physical: physical)
+        }
+        defer {
+            for (name, path) in companions {
+                let base = String(name.dropLast(name.hasSuffix("-wal") ? 4 : 8))
+                if let database = databases[base] {
+                    let target = database.slot + "/database" + (name.hasSuffix("-wal") ? "-wal" : "-journal")
+                    if rename(path, target) != 0 { try? FileManager.default.removeItem(atPath: path) }
+                } else {
+                    try? FileManager.default.removeItem(atPath: path)
+                }
+            }
+            for name in order {
+                guard let database = databases[name] else { continue }
+                submit(.database(slot: database.slot, copy: database.slot + "/database", display: database.display, size: database.size),
+                       bytes: 0, isWorker: isWorker)
+            }
+            if tracksProgress { account(0) }
+        }
+        while true {
+            let member: ContainerReader.Member
+            do {
+                guard let next = try reader.nextMember() else { break }
+                member = next
+            } catch {
+                if members == 0, mayBeNoise, error.unrecognized { return false }
+                emit(.unreadable(display, size: size, "damaged container: \(error.description)"
+                                 + (members > 0 ? " (after \(members) \(members == 1 ? "member" : "members"))" : "")))
+                break
+            }
+            if members == 0 { countContainer() }
+            members += 1
+            let path = SweepPath.member(display, member.name)
+            let declared = member.declaredSize ?? 0
+            if member.isEncrypted {
+                account(declared)
+                emit(.unreadable(path, size: declared, "encrypted; not read"))
+                continue
+            }
+            let head: Data
+            do {
+                head = try reader.readHead(ItemSniffer.headSize)
+            } catch {
+                account(declared)
+                emit(.unreadable(path, size: declared, "cannot read: \(error.description)"))
+                continue
+            }
+            account(member.declaredSize ?? head.count)
+            if member.name.hasSuffix("-wal") || member.name.hasSuffix("-journal") {
+                if let copy = copyOut(reader, head: head, path: path, limit: options.maximumDatabaseSize) {
+                    if let old = companions[member.name] { try? FileManager.default.removeItem(atPath: old) }
+                    companions[member.name] = copy
+                }
+                continue
+            }
+            let sniff = ItemSniffer.sniff(head, includesJSON: options.includesJSON)
+            switch sniff {
+            case .noise:
+                continue
+            case .propertyList(let format, let strong):
+                if let declaredSize = member.declaredSize, declaredSize > options.maximumItemSize {
+                    if strong {
+                        emit(.unreadable(path, format: format, size: declaredSize,
+                                         "\(declaredSize) bytes, over the per-item limit of \(options.maximumItemSize) (--max-input-size); not read"))
+                    }
+                    continue
+                }
+                do {
+                    let data = try reader.readRest(after: head, limit: options.maximumItemSize)
+                    submit(.document(data, path: path, format: format, strong: strong), bytes: data.count, isWorker: isWorker)
+                } catch {
+                    if strong || !error.overLimit { emit(.unreadable(path, format: format, size: member.declaredSize ?? 0, error.description)) }
+                }
+            case .sqlite:
+                guard let slot = try? temporary.makeSlot() else {
+                    emit(.unreadable(path, size: declared, "cannot make a temporary folder for the database"))
+                    continue
+                }
+                let copy = slot + "/database"
+                let fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                guard fd >= 0 else {
+                    temporary.remove(slot)
+                    emit(.unreadable(path, size: declared, "cannot write a temporary copy: \(String(cString: strerror(errno)))"))
+                    continue
+                }
+                do {
+                    try reader.copyRest(after: head, to: fd, limit: options.maximumDatabaseSize)
+                    close(fd)
+                    if let earlier = databases[member.name] { temporary.remove(earlier.slot) } else { order.append(member.name) }
+                    databases[member.name] = PendingDatabase(slot: slot, display: path, size: member.declaredSize ?? fileSize(copy))
+                } catch {
+                    close(fd)
+                    temporary.remove(slot)
+                    emit(.unreadable(path, size: declared, error.description))
+                }
+            case .container, .compressed:
+                guard depth < options.maximumContainerDepth else {
+                    emit(.unreadable(path, size: declared, "a container nested \(depth + 1) deep, past the limit of \(options.maximumContainerDepth) (--max-container-depth); not opened"))
+                    continue
+                }
+                do {
+                    let inner = try ContainerReader(member: reader)
+                    read(inner, display: path, size: declared, depth: depth + 1, mayBeNoise: sniff == .compressed,
+                         isWorker: isWorker, tracksProgress: false)
+                } catch {
+                    if sniff == .container { emit(.unreadable(path, size: declared, "damaged container: \(error.description)")) }
+                }
+            }
+        }
+        return true
+    }
+
+    /// Copies the rest of the current member to a temporary file; nil (and a record) on failure.
+    func copyOut(_ reader: ContainerReader, head: Data, path: String, limit: Int) -> String? {
+        guard let slot = try? temporary.makeSlot() else { return nil }
+        let copy = slot + "/companion"
+        let fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        do {
+            try reader.copyRest(after: head, to: fd, limit: limit)
+            return copy
+        } catch {
+            emit(.unreadable(path, size: 0, error.description))
+            return nil
+        }
+    }
+
+    func fileSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
+    }
+}

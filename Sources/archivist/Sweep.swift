@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import Sweep
+
+extension Archivist {
+    /// `archivist sweep PATH…`: every property list, keyed archive and SQLite database in a
+    /// device extraction, found by content.
+    struct Sweep: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find every property list, keyed archive and database in folders, zips and tars.",
+            discussion: """
+                PATH is a folder, a zip, or a tar (plain, gzip, bzip2 or xz), as extraction tools \
+                write them; containers are read in place, never unpacked (SQLite databases are \
+                copied to a private temporary folder while they are read, and removed). Items are \
+                found by content, not by name: binary, XML and OpenStep property lists, keyed \
+                archives, SQLite databases and Core Data stores, plists and archives in database \
+                cells, and documents inside other documents' data. Each is one record: its path \
+                (extraction.tar!/…/Store.sqlite#ZNOTE.ZDATA[Z_PK=12]/root.attachments[0]), kind, \
+                format and size; for an archive its classes and the verdict of \
+                NSSecureUnarchiveFromDataTransformer's default allow-list plus --allow; for a \
+                database what scan says per attribute; the error for anything damaged. A summary \
+                closes the output. Formats: text (the default on a terminal), jsonl (one record a \
+                line as items are found; the default otherwise), json (one document) and html \
+                (one self-contained page). Reading limits apply to each item. Exit status: 0, \
+                also when items are damaged; 1 when a PATH cannot be read at all.
+                """
+        )
+
+        @Argument(help: "Folders, zips or tars to sweep.")
+        var paths: [String]
+
+        @Option(help: "Output format: text, jsonl, json or html (default: text on a terminal, jsonl otherwise).")
+        var format: SweepReportFormat?
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write the report to OUT instead of standard output.", valueName: "OUT"))
+        var output: String?
+
+        @Option(help: "Items read at once (default: the number of cores).")
+        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        @Flag(name: .customLong("include-json"), help: "Report JSON files and JSON in data and cells as plists of format json.")
+        var includesJSON = false
+
+        @Option(name: .customLong("max-container-depth"), help: "How deep zips and tars may nest inside each other.")
+        var maximumContainerDepth = SweepOptions().maximumContainerDepth
+
+        @Option(name: .customLong("max-database-size"), help: "Largest SQLite database read, in bytes (it is copied to a temporary folder first).")
+        var maximumDatabaseSize = SweepOptions().maximumDatabaseSize
+
+        @OptionGroup(title: "Allowed classes")
+        var allow: AllowListOptions
+
+        @OptionGroup(title: "Reading limits (each item)")
+        var reading: ReadingOptions
+
+        func validate() throws {
+            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+            guard maximumContainerDepth >= 1 else { throw ValidationError("--max-container-depth must be at least 1") }
+            guard maximumDatabaseSize >= 1 else { throw ValidationError("--max-database-size must be at least 1") }
+        }
+
+        func run() throws {
+            try reportingFailures { () throws(CommandFailure) in
+                let destination = OutputFile(path: output)
+                let format = self.format ?? (destination.isTerminal ? .text : .jsonl)
+                var options = SweepOptions(jobs: jobs, readOptions: reading.archiveReadOptions, allowList: allow.allowList,
+                                           includesJSON: includesJSON, maximumDatabaseSize: maximumDatabaseSize,
+                                           maximumContainerDepth: maximumContainerDepth)
+                options.capturesGraphs = format == .html
+                options.workerStackSize = reading.workerStackSize
+                let sweeper = Sweeper(options: options)
+                var writer = SweepReportWriter(format: format, title: "archivist sweep " + paths.joined(separator: " "))
+                var bar = ProgressBar(enabled: Terminal.progressEnabled())
+                let linesOnTerminal = destination.isTerminal
+                let summary = try destination.stream { (sink) throws(CommandFailure) -> SweepSummary in
+                    sink.write(writer.begin())
+                    do throws(SweepError) {
+                        let summary = try sweeper.sweep(paths, progress: bar.enabled ? { progress in
+                            bar.draw(fraction: progress.totalBytes > 0 ? Double(progress.bytes) / Double(progress.totalBytes) : 0,
+                                     detail: Self.progressDetail(progress), done: false)
+                        } : nil, emit: { item in
+                            // Lines on the terminal the bar is drawn on: clear it first.
+                            if linesOnTerminal { bar.finish() }
+                            sink.write(writer.item(item))
+                        })
+                        bar.finish()
+                        sink.write(writer.end(summary))
+                        return summary
+                    } catch {
+                        bar.finish()
+                        throw CommandFailure(file: error.path, message: error.message)
+                    }
+                }
+                if output != nil, output != "-", Terminal.progressEnabled() {
+                    FileHandle.standardError.write(Data("\(summary.items) items (\(summary.errors) unreadable) in \(summary.examined) files and members; report written to \(output ?? "")\n".utf8))
+                }
+            }
+        }
+
+        /// `1,234 items  56 MB / 1.2 GB  40 MB/s  ETA 12 s`
+        static func progressDetail(_ progress: SweepProgress) -> String {
+            var text = "\(StoreReportText.number(progress.examined)) files  \(StoreReportText.number(progress.items)) items  "
+                + "\(megabytes(progress.bytes)) / \(megabytes(progress.totalBytes))  \(megabytes(Int64(progress.bytesPerSecond)))/s"
+            if let left = progress.estimatedSecondsLeft { text += String(format: "  ETA %.0f s", left.rounded(.up)) }
+            return text
+        }
+
+        static func megabytes(_ bytes: Int64) -> String {
+            bytes >= 10_000_000_000 ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.1f MB", Double(bytes) / 1e6)
+        }
+    }
+}
+
+extension SweepReportFormat: ExpressibleByArgument {}
