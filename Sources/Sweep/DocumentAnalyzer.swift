@@ -42,7 +42,7 @@ struct DocumentAnalyzer: Sendable {
             if strong { emit(.unreadable(path, format: format, size: data.count, error.description)) }
             return
         }
-        guard KeyedArchive.isKeyedArchive(value) else {
+        guard Self.claimsToBeKeyedArchive(value) else {
             emit(SweepItem(path: path, kind: .plist, format: format, size: data.count, summary: Self.summary(of: value)))
             forEachDocument(in: value) { keyPath, inner in
                 analyzeNested(inner, path: SweepPath.nested(path, keyPath: keyPath), nesting: nesting, emit: emit)
@@ -66,6 +66,14 @@ struct DocumentAnalyzer: Sendable {
               format != .openStep
         else { return }
         analyze(data, path: path, format: format, strong: strong, nesting: nesting + 1, emit: emit)
+    }
+
+    /// A top-level dictionary with `$archiver`, or with both `$top` and `$objects`: a keyed
+    /// archive, or a damaged one (missing `$objects`, say) that must be reported as such rather
+    /// than as the plain plist it still is.
+    static func claimsToBeKeyedArchive(_ value: PropertyListValue) -> Bool {
+        guard let dictionary = value.dictionaryValue else { return false }
+        return dictionary["$archiver"] != nil || (dictionary["$top"] != nil && dictionary["$objects"] != nil)
     }
 
     /// The archive's record, then the documents inside its data objects.

@@ -48,7 +48,7 @@ enum ItemSniffer {
     }
 
     /// The head as one byte per character: UTF-8 as is; UTF-16 and UTF-32 (by their byte-order
-    /// mark, or an XML declaration's zero bytes) narrowed, with non-ASCII characters as 0x80.
+    /// mark, or the zero bytes around an XML declaration's `<`) narrowed, with non-ASCII characters as 0x80.
     static func asciiView(_ bytes: [UInt8]) -> [UInt8]? {
         func narrow(unit: Int, bigEndian: Bool, skip: Int) -> [UInt8] {
             var out: [UInt8] = []
@@ -69,6 +69,8 @@ enum ItemSniffer {
         if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return narrow(unit: 4, bigEndian: false, skip: 4) }
         if bytes.starts(with: [0xFE, 0xFF]) { return narrow(unit: 2, bigEndian: true, skip: 2) }
         if bytes.starts(with: [0xFF, 0xFE]) { return narrow(unit: 2, bigEndian: false, skip: 2) }
+        if bytes.starts(with: [0x00, 0x00, 0x00, 0x3C]) { return narrow(unit: 4, bigEndian: true, skip: 0) }    // "<" in UTF-32BE
+        if bytes.starts(with: [0x3C, 0x00, 0x00, 0x00]) { return narrow(unit: 4, bigEndian: false, skip: 0) }   // "<" in UTF-32LE
         if bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return narrow(unit: 2, bigEndian: true, skip: 0) }    // "<?" in UTF-16BE
         if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { return narrow(unit: 2, bigEndian: false, skip: 0) }   // "<?" in UTF-16LE
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(bytes.dropFirst(3)) }
