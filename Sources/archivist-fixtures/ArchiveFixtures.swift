@@ -119,6 +119,41 @@ enum ArchiveFixtures {
 
         // image.pngData(): raw PNG bytes, a 2×1 RGBA image.
         fixtures.append(Fixture(name: "photo.png", summary: "raw PNG bytes (2×1), not an archive", data: Data(pngBytes)))
+
+        // A note as an app might archive it, holding what a reader of a whole graph meets: a
+        // date, a UIColor, a PNG and a whole keyed archive (the tint color above) in NSData, an
+        // attachment referenced from two places, and an owner whose `note` leads back to the
+        // root (a cycle). The HTML reports are tested on it.
+        do {
+            var b = KeyedArchiveBuilder()
+            let note = b.reserve()
+            let title = b.string("Groceries")
+            let created = b.date(Date(timeIntervalSinceReferenceDate: 786_240_000))   // 2025-12-01T00:00:00Z
+            let tint = b.uiColor(red: 0.176, green: 0.165, blue: 0.51, alpha: 1)
+            let photo = b.data(Data(pngBytes))
+            let nested = b.data(fixtures.first { $0.name == "uicolor-tint.bplist" }?.data ?? Data())
+            let fileName = b.string("list.txt")
+            let attachment = b.object("MyApp.Attachment", chain: ["MyApp.Attachment", "NSObject"], fields: [
+                ArchivedField(key: "fileName", value: fileName),
+            ])
+            let attachments = b.array([photo, nested, attachment])
+            let ownerName = b.string("Ada")
+            let owner = b.object("MyApp.Person", chain: ["MyApp.Person", "NSObject"], fields: [
+                ArchivedField(key: "name", value: ownerName),
+                ArchivedField(key: "note", value: note),
+            ])
+            b.define(note, className: "MyApp.Note", chain: ["MyApp.Note", "NSObject"], fields: [
+                ArchivedField(key: "title", value: title),
+                ArchivedField(key: "created", value: created),
+                ArchivedField(key: "tint", value: tint),
+                ArchivedField(key: "attachments", value: attachments),
+                ArchivedField(key: "pinned", value: attachment),
+                ArchivedField(key: "owner", value: owner),
+            ])
+            fixtures.append(Fixture(name: "note-with-attachments.bplist",
+                                    summary: "MyApp.Note: a date, a UIColor, a PNG and a keyed archive in data, a shared attachment, a cycle through its owner",
+                                    data: try write(b, root: note)))
+        }
         return fixtures
     }
 
