@@ -140,6 +140,7 @@ let package = Package(
             name: "SweepTests",
             dependencies: [
                 "Sweep",
+                "CLibArchive",
                 "CoreDataStore",
                 "KeyedArchive",
                 "PropertyList",

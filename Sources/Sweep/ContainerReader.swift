@@ -27,19 +27,19 @@ final class ContainerReader {
         guard let archive = archive_read_new() else { throw ContainerError("libarchive could not start") }
         self.archive = archive
         Self.enableFormats(archive, seekable: true)
+        // On failure the handle is freed by deinit, which runs once every property is set.
         guard archive_read_open_filename(archive, path, 1 << 16) == ARCHIVE_OK else {
-            let message = Self.message(archive)
-            archive_read_free(archive)
-            throw ContainerError(message)
+            throw ContainerError(Self.message(archive))
         }
     }
 
-    /// Opens a container held by the current member of `outer`, pulling its bytes as needed.
-    init(member outer: ContainerReader) throws(ContainerError) {
+    /// Opens a container held by the current member of `outer`, whose first bytes, `head`,
+    /// were already read from it; the rest is pulled as needed.
+    init(member outer: ContainerReader, head: Data) throws(ContainerError) {
         guard let archive = archive_read_new() else { throw ContainerError("libarchive could not start") }
         self.archive = archive
         Self.enableFormats(archive, seekable: false)
-        let source = StreamSource(outer)
+        let source = StreamSource(outer, head: head)
         self.source = source
         let status = archive_read_open2(archive, Unmanaged.passUnretained(source).toOpaque(), nil, { _, context, buffer in
             guard let context, let buffer else { return -1 }
@@ -47,9 +47,7 @@ final class ContainerReader {
             return source.pull(buffer)
         }, nil, nil)
         guard status == ARCHIVE_OK else {
-            let message = Self.message(archive)
-            archive_read_free(archive)
-            throw ContainerError(message)
+            throw ContainerError(Self.message(archive), unrecognized: archive_format(archive) == 0)
         }
     }
 
@@ -202,13 +200,16 @@ struct ContainerError: Error, CustomStringConvertible {
     }
 }
 
-/// Hands libarchive the bytes of an outer container's current member.
+/// Hands libarchive the bytes of an outer container's current member: first the head the
+/// sniffer read, then the rest.
 final class StreamSource {
     let outer: ContainerReader
+    private var head: Data?
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
 
-    init(_ outer: ContainerReader) {
+    init(_ outer: ContainerReader, head: Data) {
         self.outer = outer
+        self.head = head.isEmpty ? nil : head
     }
 
     deinit {
@@ -216,6 +217,14 @@ final class StreamSource {
     }
 
     func pull(_ pointer: UnsafeMutablePointer<UnsafeRawPointer?>) -> Int {
+        if let head {
+            self.head = nil
+            let n = min(head.count, buffer.count)
+            head.copyBytes(to: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+            if n < head.count { self.head = head.dropFirst(n) }
+            pointer.pointee = UnsafeRawPointer(buffer.baseAddress)
+            return n
+        }
         do {
             let n = try outer.read(into: buffer)
             pointer.pointee = UnsafeRawPointer(buffer.baseAddress)

@@ -81,10 +81,28 @@ final class SweepRun: @unchecked Sendable {
                 emit(.unreadable(display, size: 0, message))
             })
             if !batch.isEmpty { queue.submit(.files(batch), bytes: 0) }
-        } else {
-            // A file given by path is looked at here, so that a whole extraction in one tar is
+        } else if Self.isContainer(path) {
+            // A container given by path is read here, so that a whole extraction in one tar is
             // read by this thread while the workers read what it takes out.
             examine(file: path, display: path, isWorker: false)
+        } else {
+            // Anything else is read by a worker, on the stack the options give.
+            queue.submit(.files([(path, path)]), bytes: 0)
+        }
+    }
+
+    /// Whether the file's head says zip, tar or compressed data.
+    static func isContainer(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = Data(count: ItemSniffer.headSize)
+        let got = head.withUnsafeMutableBytes { readFully(fd, into: $0, at: 0) }
+        guard got > 0 else { return false }
+        head.count = got
+        switch ItemSniffer.sniff(head, includesJSON: false) {
+        case .container, .compressed: return true
+        default: return false
         }
     }
 
@@ -403,7 +421,7 @@ final class SweepRun: @unchecked Sendable {
                     continue
                 }
                 do {
-                    let inner = try ContainerReader(member: reader)
+                    let inner = try ContainerReader(member: reader, head: head)
                     read(inner, display: path, size: declared, depth: depth + 1, mayBeNoise: sniff == .compressed,
                          isWorker: isWorker, tracksProgress: false)
                 } catch {
