@@ -5,7 +5,8 @@ import Foundation
 ///
 /// The graph script draws an archive from its `inspect --format json` document: a collapsible
 /// tree from `$top`, children built when a node is first opened. Each object is drawn in full
-/// once, at its first appearance breadth first from the root; every other reference to it
+/// once, at its first appearance in the tree's own order (as `inspect` prints it); every other
+/// reference to it
 /// links there (`→ #UID`), and a reference to an object on the way from the root to itself is
 /// marked as a cycle (`↺ #UID`). Colors get a swatch, dates ISO 8601 and local time, data a
 /// hex view with what it holds, PNG and JPEG data the image itself.
@@ -84,7 +85,8 @@ package enum HTMLReportAssets {
     .hex { white-space: pre; color: #444; background: var(--band); padding: 4px 8px; margin: 2px 0 2px 16px;
            border-radius: 4px; display: inline-block; }
     img.inline { max-width: 256px; max-height: 256px; border: 1px solid var(--line); margin: 4px 0 4px 16px;
-                 image-rendering: pixelated; display: block; min-width: 16px; }
+                 image-rendering: pixelated; display: block; min-width: 48px; }
+    main.inspect { display: grid; grid-template-columns: minmax(0, 1fr) minmax(180px, 260px); gap: 24px; align-items: start; }
     """
 
     /// Defines `ArchiveGraph.render(doc, container, prefix)`: draws an `inspect --format json`
@@ -162,21 +164,24 @@ package enum HTMLReportAssets {
         }
         return out;
       }
-      // First appearance of each object, breadth first from $top: uid -> {parent, step}.
+      // First appearance of each object, depth first from $top in the order the tree shows
+      // children (as `inspect` prints it): uid -> {parent, step}. Iterative: graphs may be deep.
       function firstAppearances(doc) {
         const links = new Map();
-        const queue = [];
-        function visit(value, parent, step) {
+        const stack = [];
+        const tops = Object.keys(doc.top || {});
+        for (let i = tops.length - 1; i >= 0; i--) stack.push([doc.top[tops[i]], -1, tops[i] === "root" ? "root" : "$top" + keyStep(tops[i])]);
+        while (stack.length) {
+          const [value, parent, step] = stack.pop();
           if (isRef(value)) {
-            if (!links.has(value.$ref) && doc.byUID.has(value.$ref)) { links.set(value.$ref, { parent, step }); queue.push(value.$ref); }
+            if (links.has(value.$ref) || !doc.byUID.has(value.$ref)) continue;
+            links.set(value.$ref, { parent, step });
+            const obj = doc.byUID.get(value.$ref);
+            const kids = children(obj, doc);
+            for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i][2], obj.uid, kids[i][1]]);
           } else if (Array.isArray(value)) {
-            value.forEach((x, i) => visit(x, parent, step + "[" + i + "]"));
+            for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], parent, step + "[" + i + "]"]);
           }
-        }
-        for (const key of Object.keys(doc.top || {})) visit(doc.top[key], -1, key === "root" ? "root" : "$top" + keyStep(key));
-        for (let h = 0; h < queue.length; h++) {
-          const obj = doc.byUID.get(queue[h]);
-          for (const [, step, value] of children(obj, doc)) visit(value, obj.uid, step);
         }
         return links;
       }

@@ -44,9 +44,9 @@ public struct KeyedArchiveHTMLPage: Sendable {
             <h1>\(HTMLReportAssets.escaped(title))</h1>
             <p>NSKeyedArchiver archive · \(objects) \(objects == 1 ? "object" : "objects") · \(classes) \(classes == 1 ? "class" : "classes") · written by archivist inspect</p>
             </header>
-            <main>
-            <section><h2>Classes</h2><table class="counts" id="classes"><tbody></tbody></table></section>
+            <main class="inspect">
             <section><h2>Object graph</h2><div id="graph"></div></section>
+            <section><h2>Classes</h2><table class="counts" id="classes"><tbody></tbody></table></section>
             </main>
             <script type="application/json" id="archive-data">
             """)

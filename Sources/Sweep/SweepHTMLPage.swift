@@ -43,19 +43,18 @@ struct SweepHTMLPage {
             </header>
             <main>
             <section id="summary">
-            <h2>Summary</h2>
             <div class="cards" id="kind-cards"></div>
             <div class="columns">
             <div><h2>Verdicts of the allow-list</h2><table class="counts" id="verdicts"><tbody></tbody></table></div>
-            <div><h2>Classes <span class="muted">(archives holding each; click to filter)</span></h2><table class="counts" id="classes"><tbody></tbody></table></div>
+            <div><h2>Classes <span class="muted">(archives holding each; click one to filter)</span></h2><table class="counts" id="classes"><tbody></tbody></table></div>
             </div>
             </section>
-            <section>
-            <h2>Items</h2>
+            <div class="workspace">
+            <section id="items">
             <div class="filters">
-            <input id="filter-text" type="search" placeholder="path contains…" size="32">
+            <input id="filter-text" type="search" placeholder="path contains…" size="26">
             <select id="filter-kind"><option value="">every kind</option></select>
-            <input id="filter-class" type="search" list="class-names" placeholder="class…" size="24">
+            <input id="filter-class" type="search" list="class-names" placeholder="class…" size="18">
             <datalist id="class-names"></datalist>
             <select id="filter-verdict"><option value="">any verdict</option><option value="accepted">accepted</option><option value="refused">refused</option></select>
             <label><input id="filter-errors" type="checkbox"> errors only</label>
@@ -69,6 +68,7 @@ struct SweepHTMLPage {
             <table class="counts" id="detail-fields"><tbody></tbody></table>
             <div id="detail-more"></div>
             </section>
+            </div>
             </main>
 
             """.utf8)
@@ -114,15 +114,20 @@ struct SweepHTMLPage {
     }
 
     static let style = """
-    .columns { display: flex; flex-wrap: wrap; gap: 32px; }
-    .filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 8px; }
+    #summary { display: flex; flex-wrap: wrap; gap: 8px 40px; align-items: flex-start; }
+    #summary h2 { margin-top: 0; }
+    .columns { display: flex; flex-wrap: wrap; gap: 8px 40px; }
+    #classes tr.more td { padding-top: 4px; }
+    .workspace { display: grid; grid-template-columns: minmax(0, 1fr); gap: 16px; margin-top: 16px; }
+    .workspace.with-detail { grid-template-columns: minmax(0, 3fr) minmax(340px, 2fr); }
+    .filters { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin-bottom: 8px; }
     .filters input, .filters select { font: inherit; padding: 3px 6px; }
-    .grid-head, .row { display: grid; grid-template-columns: minmax(260px, 5fr) 118px 74px 78px minmax(120px, 2fr) 78px minmax(160px, 3fr);
+    .grid-head, .row { display: grid; grid-template-columns: minmax(180px, 5fr) 104px 62px 66px minmax(90px, 2fr) 70px minmax(90px, 3fr);
                        column-gap: 8px; padding: 0 8px; }
     .grid-head { font-weight: 600; border-bottom: 1px solid var(--line); background: var(--band); padding-top: 4px; padding-bottom: 4px; }
-    .grid-head span { cursor: pointer; user-select: none; }
+    .grid-head span { cursor: pointer; user-select: none; white-space: nowrap; }
     .grid-head span.sorted::after { content: " ▴"; } .grid-head span.sorted.desc::after { content: " ▾"; }
-    #rows { position: relative; height: 60vh; min-height: 240px; overflow: auto; border-bottom: 1px solid var(--line); }
+    #rows { position: relative; height: 62vh; min-height: 240px; overflow: auto; border-bottom: 1px solid var(--line); }
     .row { position: absolute; left: 0; right: 0; height: 24px; line-height: 24px; cursor: pointer; border-bottom: 1px solid #eee; }
     .row:hover { background: #eef4fd; } .row.selected { background: #dbe8fb; }
     .row span { overflow: hidden; white-space: nowrap; text-overflow: ellipsis; }
@@ -130,8 +135,9 @@ struct SweepHTMLPage {
     .row .c-path { font-family: "SF Mono", Menlo, "DejaVu Sans Mono", monospace; font-size: 12px; direction: rtl; text-align: left; }
     .kind-unreadable { color: var(--bad); }
     .verdict-refused { color: var(--bad); font-weight: 600; } .verdict-accepted { color: var(--good); }
-    #detail { border-top: 2px solid var(--line); margin-top: 16px; }
+    #detail { border: 1px solid var(--line); border-radius: 8px; padding: 0 12px 12px; max-height: calc(62vh + 70px); overflow: auto; }
     #detail-title { font-family: "SF Mono", Menlo, "DejaVu Sans Mono", monospace; font-size: 13px; word-break: break-all; }
+    #detail-fields th { vertical-align: top; }
     table.attrs { border-collapse: collapse; margin: 8px 0; }
     table.attrs th, table.attrs td { border: 1px solid var(--line); padding: 2px 8px; text-align: left; vertical-align: top; }
     """
@@ -179,13 +185,22 @@ struct SweepHTMLPage {
         $("verdicts").tBodies[0].appendChild(tr);
       }
       const classNames = Object.keys(summary.byClass);
-      classNames.slice(0, 60).forEach(name => {
-        const tr = el("tr"); tr.appendChild(el("td", "n", fmtNumber(summary.byClass[name])));
-        const td = el("td"); const a = el("a", "", name); a.href = "#"; a.dataset.className = name;
-        a.addEventListener("click", e => { e.preventDefault(); $("filter-class").value = name; update(); });
-        td.appendChild(a); tr.appendChild(td); $("classes").tBodies[0].appendChild(tr);
-      });
-      if (classNames.length > 60) { const tr = el("tr"); tr.appendChild(el("td")); tr.appendChild(el("td", "muted", "and " + (classNames.length - 60) + " more")); $("classes").tBodies[0].appendChild(tr); }
+      function listClasses(limit) {
+        const body = $("classes").tBodies[0]; body.textContent = "";
+        classNames.slice(0, limit).forEach(name => {
+          const tr = el("tr"); tr.appendChild(el("td", "n", fmtNumber(summary.byClass[name])));
+          const td = el("td"); const a = el("a", "", name); a.href = "#"; a.dataset.className = name;
+          a.addEventListener("click", e => { e.preventDefault(); $("filter-class").value = name; update(); });
+          td.appendChild(a); tr.appendChild(td); body.appendChild(tr);
+        });
+        if (classNames.length > limit) {
+          const tr = el("tr", "more"); tr.appendChild(el("td"));
+          const td = el("td"); const a = el("a", "", "show all " + fmtNumber(classNames.length) + " classes"); a.href = "#";
+          a.addEventListener("click", e => { e.preventDefault(); listClasses(classNames.length); });
+          td.appendChild(a); tr.appendChild(td); body.appendChild(tr);
+        }
+      }
+      listClasses(8);
       for (const name of classNames) { const o = el("option"); o.value = name; $("class-names").appendChild(o); }
 
       // The table: sortable columns, filters, and only the rows in view drawn.
@@ -195,6 +210,8 @@ struct SweepHTMLPage {
         classes: it => it._classes.join(", "), verdict: it => it._verdict, notes: it => it.error || it.summary || ""
       };
       let sortColumn = null, descending = false, view = items.slice(), selected = -1;
+      // Numbers inside names sort as numbers: Z_PK=2 before Z_PK=10.
+      const collator = new Intl.Collator("en", { numeric: true });
       for (const [key, label] of columns) {
         const s = el("span", "", label); s.dataset.column = key;
         s.addEventListener("click", () => { descending = sortColumn === key ? !descending : false; sortColumn = key; update(); });
@@ -209,11 +226,13 @@ struct SweepHTMLPage {
           (!cls || it._classes.includes(cls)) && (!verdict || it._verdict === verdict) && (!errorsOnly || it.error));
         if (sortColumn) {
           const key = sortKeys[sortColumn], sign = descending ? -1 : 1;
-          view.sort((a, b) => { const x = key(a), y = key(b); return (x < y ? -1 : x > y ? 1 : a._i - b._i) * sign; });
+          const compare = (x, y) => typeof x === "number" ? x - y : collator.compare(x, y);
+          view.sort((a, b) => (compare(key(a), key(b)) || a._i - b._i) * sign);
         }
         for (const s of $("grid-head").children) { s.classList.toggle("sorted", s.dataset.column === sortColumn); s.classList.toggle("desc", descending); }
         $("shown").textContent = fmtNumber(view.length) + " of " + fmtNumber(items.length) + " items";
         spacer.style.height = (view.length * ROW) + "px";
+        rows.scrollTop = 0;
         draw(true);
       }
       let drawnFrom = -1, drawnTo = -1;
@@ -252,6 +271,7 @@ struct SweepHTMLPage {
         selected = index; draw(true);
         const it = items[index];
         $("detail").hidden = false;
+        document.querySelector(".workspace").classList.add("with-detail");
         $("detail-title").textContent = it.path;
         const body = $("detail-fields").tBodies[0]; body.textContent = "";
         const add = (k, v, cls) => { const tr = el("tr"); tr.appendChild(el("th", "", k)); tr.appendChild(el("td", cls || "", v)); body.appendChild(tr); };
@@ -282,7 +302,7 @@ struct SweepHTMLPage {
             ArchiveGraph.render(JSON.parse(source.textContent), g, "d" + index + "-");
           }
         }
-        $("detail").scrollIntoView({ block: "nearest" });
+        $("detail").scrollTop = 0;
       }
       update();
       window.archivistSweep = { items, summary, open, update };
