@@ -12,16 +12,16 @@ import Synchronization
 /// class goes through the full checker, which names paths and suggests additions. The result is
 /// exactly the checker's; only the repeated work is gone (`AllowListChecker.check` rebuilds the
 /// list's name spellings on every call, which is most of a conversion's time).
-final class ClassVerdictCache: Sendable {
-    let checker: AllowListChecker
+package final class ClassVerdictCache: Sendable {
+    package let checker: AllowListChecker
     let verdicts = Mutex<[String: Bool]>([:])
 
-    init(checker: AllowListChecker) {
+    package init(checker: AllowListChecker) {
         self.checker = checker
     }
 
     /// Whether every object's class in `archive` is accepted, as `checker.check(archive).isAccepted`.
-    func accepts(_ archive: KeyedArchive) -> Bool {
+    package func accepts(_ archive: KeyedArchive) -> Bool {
         for object in archive.objects {
             guard let object, let archivedClass = object.archivedClass else { continue }
             if !accepts(archivedClass) { return false }
@@ -36,7 +36,7 @@ final class ClassVerdictCache: Sendable {
 
     /// The distinct class keys of an archive's objects, sorted: archives with the same
     /// signature get the same verdict and the same suggested additions.
-    static func signature(of archive: KeyedArchive, trustsArchiveHierarchy: Bool) -> String {
+    package static func signature(of archive: KeyedArchive, trustsArchiveHierarchy: Bool) -> String {
         var keys: Set<String> = []
         for case let object? in archive.objects {
             if let archivedClass = object.archivedClass { keys.insert(key(of: archivedClass, trustsArchiveHierarchy: trustsArchiveHierarchy)) }

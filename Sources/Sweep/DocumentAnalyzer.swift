@@ -1,7 +1,9 @@
 import ArchivePayload
+import CoreDataStore
 import Foundation
 import KeyedArchive
 import PropertyList
+import Synchronization
 
 /// Reads one document (a property list or a keyed archive) and says what it is: its record,
 /// then a record for each document inside its data, to `SweepOptions.maximumNesting` levels.
@@ -9,11 +11,27 @@ struct DocumentAnalyzer: Sendable {
     let options: SweepOptions
     let checker: AllowListChecker
     let graphs: GraphBudget?
+    /// Verdicts class by class, and the refused classes of each set of classes, shared by every
+    /// worker: most archives repeat a few classes, and a full check rebuilds the list each time.
+    let verdicts: ClassVerdictCache
+    let refusals = RefusalCache()
 
     init(options: SweepOptions, graphs: GraphBudget?) {
         self.options = options
         self.checker = AllowListChecker(allowList: options.allowList)
         self.graphs = graphs
+        self.verdicts = ClassVerdictCache(checker: checker)
+    }
+
+    /// The classes the allow-list refuses in `archive` (none when it is accepted), as
+    /// `checker.check` says.
+    func refusedClasses(_ archive: KeyedArchive) -> [String] {
+        guard !verdicts.accepts(archive) else { return [] }
+        let signature = ClassVerdictCache.signature(of: archive, trustsArchiveHierarchy: options.allowList.trustsArchiveHierarchy)
+        if let known = refusals.classes.withLock({ $0[signature] }) { return known }
+        let refused = Array(Set(checker.check(archive).violations.map(\.readableClassName))).sorted()
+        refusals.classes.withLock { $0[signature] = refused }
+        return refused
     }
 
     /// Analyzes `data`, sniffed as a property list of `format`.
@@ -44,8 +62,9 @@ struct DocumentAnalyzer: Sendable {
         }
         guard Self.claimsToBeKeyedArchive(value) else {
             emit(SweepItem(path: path, kind: .plist, format: format, size: data.count, summary: Self.summary(of: value)))
-            forEachDocument(in: value) { keyPath, inner in
-                analyzeNested(inner, path: SweepPath.nested(path, keyPath: keyPath), nesting: nesting, emit: emit)
+            forEachDocument(in: value, nesting: nesting) { keyPath, inner, found in
+                analyze(inner, path: SweepPath.nested(path, keyPath: keyPath), format: found.format, strong: found.strong,
+                        nesting: nesting + 1, emit: emit)
             }
             return
         }
@@ -59,13 +78,21 @@ struct DocumentAnalyzer: Sendable {
         emitArchive(archive, path: path, format: format, size: data.count, nesting: nesting, emit: emit)
     }
 
-    /// Analyzes the bytes of a data value, when they hold a binary or XML plist, an archive, or
-    /// (with `includesJSON`) JSON; anything else in data is no item.
-    func analyzeNested(_ data: Data, path: String, nesting: Int, emit: (SweepItem) -> Void) {
-        guard nesting < options.maximumNesting, case .propertyList(let format, let strong) = ItemSniffer.sniff(data.prefix(ItemSniffer.headSize), includesJSON: options.includesJSON),
+    /// What a data value holds, when it is a document sweep reports: a binary or XML plist, an
+    /// archive, or (with `includesJSON`) JSON. Only its first bytes are looked at.
+    func nestedFormat(_ data: Data, nesting: Int) -> (format: PropertyListFormat, strong: Bool)? {
+        guard nesting < options.maximumNesting, data.count >= 8 else { return nil }
+        // Most data is neither: a look at the first byte settles it before any copy.
+        let first = data[data.startIndex]
+        switch first {
+        case UInt8(ascii: "b"), UInt8(ascii: "<"), 0xEF, 0xFE, 0xFF, 0x00, 0x20, 0x0A, 0x09, 0x0D: break
+        case UInt8(ascii: "{"), UInt8(ascii: "[") where options.includesJSON: break
+        default: return nil
+        }
+        guard case .propertyList(let format, let strong) = ItemSniffer.sniff(data.prefix(ItemSniffer.headSize), includesJSON: options.includesJSON),
               format != .openStep
-        else { return }
-        analyze(data, path: path, format: format, strong: strong, nesting: nesting + 1, emit: emit)
+        else { return nil }
+        return (format, strong)
     }
 
     /// A top-level dictionary with `$archiver`, or with both `$top` and `$objects`: a keyed
@@ -81,23 +108,26 @@ struct DocumentAnalyzer: Sendable {
                      emit: (SweepItem) -> Void) {
         var item = SweepItem(path: path, kind: .keyedArchive, format: format, size: size, summary: rootSummary(archive),
                              classes: Self.classes(of: archive))
-        let report = checker.check(archive)
-        item.verdict = report.isAccepted ? .accepted : .refused
-        item.refusedClasses = Array(Set(report.violations.map(\.readableClassName))).sorted()
+        item.refusedClasses = refusedClasses(archive)
+        item.verdict = item.refusedClasses.isEmpty ? .accepted : .refused
         if let graphs { capture(archive, into: &item, budget: graphs) }
         emit(item)
+        // Key paths are worked out only when a document is found in data.
         var paths: ArchiveKeyPaths?
+        func keyPath(to uid: Int) -> String {
+            if paths == nil { paths = ArchiveKeyPaths(archive) }
+            return paths!.path(to: uid)
+        }
         for object in archive.objects {
             guard let object else { continue }
-            if case .data(let data) = object.content, data.count >= 8 {
-                if paths == nil { paths = ArchiveKeyPaths(archive) }
-                analyzeNested(data, path: SweepPath.nested(path, keyPath: paths!.path(to: object.uid)), nesting: nesting, emit: emit)
+            if case .data(let data) = object.content, let found = nestedFormat(data, nesting: nesting) {
+                analyze(data, path: SweepPath.nested(path, keyPath: keyPath(to: object.uid)), format: found.format, strong: found.strong,
+                        nesting: nesting + 1, emit: emit)
             }
             for field in object.fields {
-                if case .inline(.data(let data)) = field.value, data.count >= 8 {
-                    if paths == nil { paths = ArchiveKeyPaths(archive) }
-                    let keyPath = paths!.path(to: object.uid) + SweepPath.keyStep(field.key)
-                    analyzeNested(data, path: SweepPath.nested(path, keyPath: keyPath), nesting: nesting, emit: emit)
+                if case .inline(.data(let data)) = field.value, let found = nestedFormat(data, nesting: nesting) {
+                    analyze(data, path: SweepPath.nested(path, keyPath: keyPath(to: object.uid) + SweepPath.keyStep(field.key)),
+                            format: found.format, strong: found.strong, nesting: nesting + 1, emit: emit)
                 }
             }
         }
@@ -162,41 +192,57 @@ struct DocumentAnalyzer: Sendable {
         text.count <= 160 ? text : String(text.prefix(159)) + "…"
     }
 
-    /// Calls `body` with the key path and bytes of every data value of at least 8 bytes in a
-    /// plain plist. Iterative, so a deep tree costs no stack.
-    func forEachDocument(in value: PropertyListValue, _ body: (String, Data) -> Void) {
-        // Each frame is a collection being walked and the index of its next child; `steps`
-        // holds the key path to the frame's collection.
-        var frames: [(children: [(String, PropertyListValue)], next: Int)] = []
-        var steps: [String] = ["root"]
-        func open(_ value: PropertyListValue) -> [(String, PropertyListValue)]? {
+    /// Calls `body` with the key path, bytes and format of every data value of a plain plist
+    /// that holds a document. Iterative, so a deep tree costs no stack; key paths are written
+    /// only for the documents found.
+    func forEachDocument(in value: PropertyListValue, nesting: Int,
+                         _ body: (String, Data, (format: PropertyListFormat, strong: Bool)) -> Void) {
+        if case .data(let data) = value, let found = nestedFormat(data, nesting: nesting) { body("root", data, found) }
+        // Each frame is a collection being walked and the index of its next child.
+        var frames: [(value: PropertyListValue, next: Int)] = []
+        func children(_ value: PropertyListValue) -> Int? {
             switch value {
-            case .array(let a), .set(let a): return a.enumerated().map { ("[\($0.offset)]", $0.element) }
-            case .dictionary(let d):
-                return d.enumerated().map { index, entry in (entry.key.stringValue.map(SweepPath.keyStep) ?? "[\(index)]", entry.value) }
-            default: return nil
+            case .array(let a), .set(let a): a.count
+            case .dictionary(let d): d.count
+            default: nil
             }
         }
-        if case .data(let data) = value, data.count >= 8 { body("root", data) }
-        guard let top = open(value) else { return }
-        frames.append((top, 0))
-        while !frames.isEmpty {
+        func child(_ value: PropertyListValue, _ index: Int) -> PropertyListValue {
+            switch value {
+            case .array(let a), .set(let a): a[index]
+            case .dictionary(let d): d.values[index]
+            default: .null
+            }
+        }
+        func step(_ value: PropertyListValue, _ index: Int) -> String {
+            if case .dictionary(let d) = value { return d.keys[index].stringValue.map(SweepPath.keyStep) ?? "[\(index)]" }
+            return "[\(index)]"
+        }
+        guard let count = children(value), count > 0 else { return }
+        frames.append((value, 0))
+        while let top = frames.last {
             let index = frames.count - 1
-            guard frames[index].next < frames[index].children.count else {
+            guard top.next < (children(top.value) ?? 0) else {
                 frames.removeLast()
-                steps.removeLast()
                 continue
             }
-            let (step, child) = frames[index].children[frames[index].next]
             frames[index].next += 1
-            if case .data(let data) = child, data.count >= 8 {
-                body(steps.joined() + step, data)
-            } else if let children = open(child), !children.isEmpty {
-                frames.append((children, 0))
-                steps.append(step)
+            let element = child(top.value, top.next)
+            if case .data(let data) = element {
+                if let found = nestedFormat(data, nesting: nesting) {
+                    let path = "root" + frames.map { step($0.value, $0.next - 1) }.joined()
+                    body(path, data, found)
+                }
+            } else if let count = children(element), count > 0 {
+                frames.append((element, 0))
             }
         }
     }
+}
+
+/// The classes refused in each set of classes already checked.
+final class RefusalCache: Sendable {
+    let classes = Mutex<[String: [String]]>([:])
 }
 
 /// Bytes of object graphs the HTML report may still hold, shared by every worker.

@@ -4,8 +4,19 @@ import PropertyList
 
 /// Limits for reading untrusted input, shared by every verb that reads.
 struct ReadingOptions: ParsableArguments {
-    @Option(name: .customLong("max-depth"), help: "Deepest nesting accepted.")
-    var maximumDepth: Int = Archivist.defaultMaximumDepth
+    @Option(name: .customLong("max-depth"), help: ArgumentHelp("Deepest nesting accepted (default: \(Archivist.defaultMaximumDepth); sweep: \(PropertyListReadOptions.default.maximumDepth), CF's own cap).", valueName: "max-depth"))
+    var maximumDepthGiven: Int?
+
+    /// The depth limit: as given, or the CLI's default.
+    var maximumDepth: Int { maximumDepthGiven ?? Archivist.defaultMaximumDepth }
+
+    /// These options with `depth` as the depth limit unless one was given (sweep reads each item
+    /// with CF's cap, so that every worker's stack stays small).
+    func defaultingDepth(to depth: Int) -> ReadingOptions {
+        var options = self
+        if options.maximumDepthGiven == nil { options.maximumDepthGiven = depth }
+        return options
+    }
 
     @Option(name: .customLong("max-objects"), help: "Most values a document may hold, shared references counted each time.")
     var maximumObjectCount: Int = PropertyListReadOptions.default.maximumObjectCount

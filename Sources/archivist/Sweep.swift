@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PropertyList
 import Sweep
 
 extension Archivist {
@@ -63,6 +64,9 @@ extension Archivist {
             try reportingFailures { () throws(CommandFailure) in
                 let destination = OutputFile(path: output)
                 let format = self.format ?? (destination.isTerminal ? .text : .jsonl)
+                // CF's own nesting cap unless --max-depth says otherwise: nothing deeper comes
+                // from Apple's writers, and each level costs every worker stack.
+                let reading = self.reading.defaultingDepth(to: PropertyListReadOptions.default.maximumDepth)
                 var options = SweepOptions(jobs: jobs, readOptions: reading.archiveReadOptions, allowList: allow.allowList,
                                            includesJSON: includesJSON, maximumDatabaseSize: maximumDatabaseSize,
                                            maximumContainerDepth: maximumContainerDepth)

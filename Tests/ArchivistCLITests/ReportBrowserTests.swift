@@ -1,5 +1,6 @@
 import CoreDataStore
 import Foundation
+import Sweep
 import Testing
 
 /// Headless Chromium, driven by Playwright for Python, for the HTML reports' tests.
@@ -57,8 +58,10 @@ enum Browser {
             guard sweep.status == 0 else { return .failure(BrowserFailure("sweep failed: \(sweep.err)")) }
             let inspect = try ArchivistProcess.run(["inspect", archives + "/note-with-attachments.bplist", "--format", "html", "-o", graph])
             guard inspect.status == 0 else { return .failure(BrowserFailure("inspect failed: \(inspect.err)")) }
+            let large = ArchivistProcess.temporaryFile("large.html")
+            try largeReport().write(to: URL(fileURLWithPath: large))
             let seen = try run(["python3", script, "--chromium", chromium, "--sweep", report, "--class", "UIColor",
-                                "--open", "note-with-attachments.bplist", "--inspect", graph])
+                                "--open", "note-with-attachments.bplist", "--inspect", graph, "--large", large])
             guard seen.status == 0 else { return .failure(BrowserFailure("the browser check failed: \(seen.err)")) }
             guard let object = try JSONSerialization.jsonObject(with: seen.out) as? [String: Any] else {
                 return .failure(BrowserFailure("the browser check printed no JSON"))
@@ -68,6 +71,25 @@ enum Browser {
             return .failure(BrowserFailure("\(error)"))
         }
     }()
+
+    /// A sweep page of 100,000 items, as an extraction of a whole phone gives: every third an
+    /// archive holding a UIColor, the others plain plists and dictionaries.
+    static func largeReport() -> Data {
+        var writer = SweepReportWriter(format: .html, title: "100,000 items")
+        var page = writer.begin()
+        var summary = SweepSummary()
+        for index in 0..<100_000 {
+            let path = "extraction.tar!/private/var/mobile/Containers/Data/Application/App\(index / 1_000)/Library/item-\(index).plist"
+            let item = index % 3 == 0
+                ? SweepItem(path: path, kind: .keyedArchive, format: .binary, size: 428, summary: "UIColor rgba(0.176, 0.165, 0.51, 1) sRGB",
+                            classes: [SweepClassCount(name: "UIColor", count: 1)], verdict: .refused, refusedClasses: ["UIColor"])
+                : SweepItem(path: path, kind: .plist, format: .binary, size: 100 + index % 900, summary: "dictionary of 3 entries")
+            summary.add(item)
+            page += writer.item(item)
+        }
+        page += writer.end(summary)
+        return page
+    }
 
     struct BrowserFailure: Error, CustomStringConvertible {
         var description: String
@@ -109,6 +131,21 @@ struct ReportBrowserTests {
         #expect((detail["fields"] as? [String])?.contains("kind\tkeyedArchive") == true)
         #expect(detail["graphRoot"] as? String == "root = #1 MyApp.Note")
         #expect((sweep["largestFirst"] as? String)?.hasSuffix("/BowTies.sqlite") == true, "sorting by size, largest first")
+    }
+
+    @Test func aPageOfAHundredThousandItemsDrawsOnlyTheRowsInView() throws {
+        let large = try Self.page("large")
+        #expect(large["errors"] as? [String] == [])
+        #expect(large["shown"] as? String == "100,000 of 100,000 items")
+        #expect(large["embeddedItems"] as? Int == 100_000)
+        let drawn = try #require(large["drawn"] as? Int)
+        #expect(drawn > 10 && drawn < 200, "only the rows in view, and a few around them, are in the document")
+        #expect((large["lastAfterScrolling"] as? String)?.hasSuffix("/item-99999.plist") == true)
+        #expect((large["drawnAfterScrolling"] as? Int).map { $0 < 200 } == true)
+        let filtered = try #require(large["filtered"] as? [String: Any])
+        #expect(filtered["shown"] as? String == "33,334 of 100,000 items")
+        #expect(filtered["classes"] as? [String] == ["UIColor"])
+        #expect((filtered["drawn"] as? Int).map { $0 < 200 } == true)
     }
 
     @Test func theInspectPageShowsTheGraphAsACollapsibleTree() throws {

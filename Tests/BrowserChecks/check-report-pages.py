@@ -7,7 +7,8 @@ page itself or a data: URL is reported. Prints one JSON object of observations; 
 (Tests/ArchivistCLITests/ReportBrowserTests.swift) make the assertions.
 
     check-report-pages.py [--sweep report.html --class UIColor --open NAME]
-                          [--inspect graph.html] [--screenshots DIR] [--chromium PATH]
+                          [--inspect graph.html] [--large report.html] [--screenshots DIR]
+                          [--chromium PATH]
 """
 import argparse
 import json
@@ -68,6 +69,29 @@ def check_sweep(context, path, class_name, open_name, screenshots):
     return seen
 
 
+def check_large(context, path, class_name):
+    """A page of many items: only the rows in view are in the document, filtering and scrolling
+    work on all of them."""
+    log = {"errors": [], "requests": []}
+    page = context.new_page()
+    watch(page, log)
+    page.goto("file://" + path)
+    page.wait_for_function("document.getElementById('shown').textContent.length > 0", timeout=120000)
+    seen = {"shown": page.inner_text("#shown"), "drawn": page.locator("#rows .row").count(),
+            "embeddedItems": page.evaluate("window.archivistSweep.items.length")}
+    page.evaluate("const r = document.getElementById('rows'); r.scrollTop = r.scrollHeight")
+    page.wait_for_timeout(300)
+    seen["lastAfterScrolling"] = page.eval_on_selector_all("#rows .row", "rs => rs[rs.length - 1].dataset.path")
+    seen["drawnAfterScrolling"] = page.locator("#rows .row").count()
+    page.fill("#filter-class", class_name)
+    page.wait_for_timeout(500)
+    seen["filtered"] = {"shown": page.inner_text("#shown"), "drawn": page.locator("#rows .row").count(),
+                        "classes": sorted(set(page.eval_on_selector_all("#rows .row .c-classes", "cs => cs.map(c => c.textContent)")))}
+    seen.update(log)
+    page.close()
+    return seen
+
+
 def check_inspect(context, path, screenshots):
     log = {"errors": [], "requests": []}
     page = context.new_page()
@@ -115,6 +139,7 @@ def main():
     parser.add_argument("--class", dest="class_name", default="UIColor")
     parser.add_argument("--open")
     parser.add_argument("--inspect")
+    parser.add_argument("--large", help="a sweep page of many items")
     parser.add_argument("--screenshots")
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     args = parser.parse_args()
@@ -128,6 +153,8 @@ def main():
             seen["sweep"] = check_sweep(context, args.sweep, args.class_name, args.open, args.screenshots)
         if args.inspect:
             seen["inspect"] = check_inspect(context, args.inspect, args.screenshots)
+        if args.large:
+            seen["large"] = check_large(context, args.large, args.class_name)
         browser.close()
     json.dump(seen, sys.stdout)
     print()
