@@ -149,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ArchivistCLITests",
-            dependencies: ["PropertyList", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PropertyList", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "Sweep", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]
