@@ -86,7 +86,7 @@ struct DocumentAnalyzer: Sendable {
         let first = data[data.startIndex]
         switch first {
         case UInt8(ascii: "b"), UInt8(ascii: "<"), 0xEF, 0xFE, 0xFF, 0x00, 0x20, 0x0A, 0x09, 0x0D: break
-        case UInt8(ascii: "{"), UInt8(ascii: "[") where options.includesJSON: break
+        case UInt8(ascii: "{") where options.includesJSON, UInt8(ascii: "[") where options.includesJSON: break
         default: return nil
         }
         guard case .propertyList(let format, let strong) = ItemSniffer.sniff(data.prefix(ItemSniffer.headSize), includesJSON: options.includesJSON),
