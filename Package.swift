@@ -142,6 +142,7 @@ let package = Package(
                 "Sweep",
                 "CLibArchive",
                 "CoreDataStore",
+                "StoreFixtures",
                 "KeyedArchive",
                 "PropertyList",
                 .product(name: "GRDB", package: "GRDB.swift"),

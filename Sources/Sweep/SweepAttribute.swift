@@ -17,9 +17,15 @@ public struct SweepAttribute: Sendable, Hashable {
     public var refused: Int
     /// Classes to add with `--allow` so that every archive of the attribute is accepted.
     public var suggestedAdditions: [String]
+    /// The transformer whose list judged the archives (`NSSecureUnarchiveFromData`, an app's
+    /// transformer given to the scanner), or nil when none did.
+    public var judgedBy: String?
+    /// Why the attribute was judged as it was, from the store's model: `noModel`,
+    /// `notTransformable`, `secureDefaults`, `insecureTransformer`, `givenClasses`, `appCode`.
+    public var basis: String
 
     public init(name: String, table: String, column: String, rows: Int, kinds: [String: Int], classes: [String: Int],
-                accepted: Int, refused: Int, suggestedAdditions: [String]) {
+                accepted: Int, refused: Int, suggestedAdditions: [String], judgedBy: String? = nil, basis: String = "noModel") {
         self.name = name
         self.table = table
         self.column = column
@@ -29,13 +35,16 @@ public struct SweepAttribute: Sendable, Hashable {
         self.accepted = accepted
         self.refused = refused
         self.suggestedAdditions = suggestedAdditions
+        self.judgedBy = judgedBy
+        self.basis = basis
     }
 
-    /// The attribute as the store scanner reported it.
+    /// The attribute as the store scanner reported it, judged by the store's own model (its
+    /// `Z_MODELCACHE`) where it has one.
     public init(_ report: ColumnReport) {
         self.init(name: report.displayName, table: report.table, column: report.column.name, rows: report.rowCount,
                   kinds: Dictionary(uniqueKeysWithValues: report.kindCounts.map { ($0.kind.rawValue, $0.count) }),
                   classes: report.classes, accepted: report.accepted, refused: report.refused,
-                  suggestedAdditions: report.suggestedAdditions)
+                  suggestedAdditions: report.suggestedAdditions, judgedBy: report.judgement.judgedBy, basis: report.judgement.basisCode)
     }
 }

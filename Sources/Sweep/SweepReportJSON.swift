@@ -44,6 +44,8 @@ extension SweepAttribute {
         d.append(key: "accepted", value: .integer(PropertyListInteger(accepted)))
         d.append(key: "refused", value: .integer(PropertyListInteger(refused)))
         d.append(key: "suggestedAdditions", value: .array(suggestedAdditions.map { .string($0) }))
+        d.append(key: "judgedBy", value: judgedBy.map { .string($0) } ?? .null)
+        d.append(key: "basis", value: .string(basis))
         return .dictionary(d)
     }
 }

@@ -1,5 +1,6 @@
 import CoreDataStore
 import Foundation
+import StoreFixtures
 import GRDB
 import Testing
 @testable import Sweep
