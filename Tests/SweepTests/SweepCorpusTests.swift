@@ -38,7 +38,11 @@ struct SweepCorpusTests {
         let tree = try SweepCorpusTree.shared.get()
         let sparse = try tree.makeSparseFile()
         defer { try? FileManager.default.removeItem(atPath: sparse) }
+        let before = try TreeSnapshot(tree.root)
         let report = try Sweeper(options: SweepCorpusTree.options()).sweep([tree.root, sparse])
+        // The tree is evidence: the Accounts3 copy (WAL mode, with its -wal and -shm) and the
+        // cache database included, nothing was written beside or into anything read.
+        #expect(try before.changes(to: TreeSnapshot(tree.root)) == [])
         #expect(!report.items.contains { $0.path == sparse }, "a 100 GB sparse file of zeros is noise")
         let records = Self.byRelativePath(report, prefix: tree.root + "/")
         Self.check(records, against: tree, variant: "folder")
@@ -51,6 +55,25 @@ struct SweepCorpusTests {
         for item in report.items where item.kind == .unreadable {
             #expect(item.error?.isEmpty == false, "\(item.path) is unreadable without a reason")
         }
+    }
+
+    /// The corpus's real stores (WAL mode, each with its -wal and -shm) are evidence: swept where
+    /// they lie, they are each a Core Data store, and not a byte, a time or a file around them
+    /// changes.
+    @Test func theRealStoresAreSweptWhereTheyLieWithoutChangingAnything() throws {
+        let stores = try #require(SharedCorpus.root).appendingPathComponent("stores").path
+        let before = try TreeSnapshot(stores)
+        let report = try Sweeper(options: SweepOptions(jobs: 2)).sweep([stores])
+        #expect(try before.changes(to: TreeSnapshot(stores)) == [])
+
+        let names = try FileManager.default.contentsOfDirectory(atPath: stores).filter { $0.hasSuffix(".sqlite") }
+        #expect(names.count >= 6)
+        for name in names {
+            let store = report.items.first { $0.path == stores + "/" + name }
+            #expect(store?.kind == .coreDataStore, "\(name): \(store?.error ?? "no record")")
+        }
+        #expect(report.summary.errors == 0)
+        #expect(report.items.filter { $0.kind == .keyedArchive }.count > 600, "the stores' archived attributes, cell by cell")
     }
 
     @Test func theStoreAndTheCacheDatabaseAreReportedWithTheirCells() throws {
