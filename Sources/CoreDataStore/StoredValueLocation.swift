@@ -2,8 +2,8 @@
 public struct StoredValueLocation: Sendable, Hashable {
     public var table: String
     public var column: String
-    /// `Z_PK` in Core Data tables, `rowid` in other tables, `row` (its ordinal) in a table
-    /// without a rowid.
+    /// `StoreTable.keyColumn`: `Z_PK` in Core Data tables, the INTEGER PRIMARY KEY column in
+    /// others, else `rowid`; `row` (its ordinal) in a table without a rowid.
     public var keyColumn: String
     public var primaryKey: Int64
 

@@ -8,15 +8,18 @@ import PropertyList
 /// archive (and the documents inside them), then the database's own record with what `scan`
 /// says per attribute.
 ///
-/// The database is always a private copy (see `TemporaryFolder`): a member of a container must
-/// be copied out for SQLite to read it, and a file in a folder is evidence, which a read-only
-/// SQLite connection may still change (it writes `-shm`, and replays a `-wal`).
+/// The database is opened with `StoreConnection.openForReading`, as every verb that only reads
+/// a store opens it: a file in a folder is evidence, read where it lies without a byte, a time
+/// or a file changing around it (SQLite's `immutable` mode, or a private copy when its `-wal`
+/// or `-journal` holds rows). A member of a container is first copied out to the sweep's
+/// temporary folder (`TemporaryFolder`), since SQLite reads only files.
 struct DatabaseSweep {
     let options: SweepOptions
     let analyzer: DocumentAnalyzer
 
-    /// Scans the copy at `path`, naming items after `displayPath`, the database as found.
-    func sweep(copyAt path: String, displayPath: String, size: Int, emit: (SweepItem) -> Void) {
+    /// Scans the database at `path` (the file in a folder, or a container member's copy),
+    /// naming items after `displayPath`, the database as found.
+    func sweep(at path: String, displayPath: String, size: Int, emit: (SweepItem) -> Void) {
         let scanOptions = ScanOptions(allowList: options.allowList, readOptions: options.readOptions, maximumExamples: 0,
                                       parallelism: 1, workerStackSize: options.workerStackSize)
         let scanner = StoreScanner(options: scanOptions)
@@ -64,7 +67,7 @@ struct DatabaseSweep {
         }
     }
 
-    /// The store error's words, with the private copy's path replaced by nothing.
+    /// The store error's words, without the path it names (the record already does).
     static func reason(_ error: StoreError, copy: String) -> String {
         error.description.replacingOccurrences(of: copy + ": ", with: "").replacingOccurrences(of: copy, with: "the database")
     }

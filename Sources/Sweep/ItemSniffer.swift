@@ -32,17 +32,22 @@ enum ItemSniffer {
         case noise
     }
 
-    static let sqliteHeader = Array("SQLite format 3\u{0}".utf8)
 
     /// Sniffs `head`, the first bytes of an item (all of it when shorter than `headSize`).
     static func sniff(_ head: some Collection<UInt8>, includesJSON: Bool) -> Sniff {
         let bytes = Array(head.prefix(headSize))
+        // Any version of the binary format (bplist00, and the bplist1x of newer systems, which a
+        // reader refuses: a damaged-looking item is reported rather than missed).
         if bytes.starts(with: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]) { return .propertyList(.binary, strong: true) }   // bplist
-        if bytes.starts(with: sqliteHeader) { return .sqlite }
-        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) || bytes.starts(with: [0x50, 0x4B, 0x05, 0x06]) { return .container }   // PK
-        if bytes.count >= 262, bytes[257..<262].elementsEqual("ustar".utf8) { return .container }
-        if bytes.starts(with: [0x1F, 0x8B]) || bytes.starts(with: [0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00]) { return .compressed }
-        if bytes.count >= 4, bytes.starts(with: [0x42, 0x5A, 0x68]), (0x31...0x39).contains(bytes[3]) { return .compressed }   // BZh1-9
+        // The other signatures are the ones every verb diagnoses with (`ContentKind`).
+        let kind = bytes.withUnsafeBytes { ContentKind.sniff(head: $0) }
+        switch kind {
+        case .sqlite?: return .sqlite
+        case .zip?, .tar?: return .container
+        case .gzip?, .xz?, .bzip2?: return .compressed
+        case .some: return .noise   // images, PDFs, executables, zlib streams, empty files
+        case nil: break
+        }
         guard let text = asciiView(bytes) else { return .noise }
         return sniffText(text, includesJSON: includesJSON)
     }

@@ -16,8 +16,10 @@ public struct SweepOptions: Sendable {
     /// Report JSON files (and JSON in data) as `plist` items of format `json`. Off by default:
     /// extractions hold JSON everywhere, and it is not what Apple's APIs archive.
     public var includesJSON: Bool
-    /// The largest SQLite database read from inside a container (it is copied to a private
-    /// temporary file first: SQLite cannot read from a stream). Default: 16 GiB.
+    /// The largest SQLite database read, with its `-wal` and `-journal`: one inside a container
+    /// is copied to a private temporary file first (SQLite cannot read from a stream), and one in
+    /// a folder whose `-wal` holds rows is copied by `StoreConnection.openForReading`.
+    /// Default: 16 GiB.
     public var maximumDatabaseSize: Int
     /// How deep containers may nest: a zip inside a tar inside a tar is 3. Default: 4.
     public var maximumContainerDepth: Int

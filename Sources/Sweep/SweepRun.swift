@@ -113,7 +113,7 @@ final class SweepRun: @unchecked Sendable {
         case .document(let data, let path, let format, let strong):
             analyzer.analyze(data, path: path, format: format, strong: strong, emit: emit)
         case .database(let slot, let copy, let display, let size):
-            databases.sweep(copyAt: copy, displayPath: display, size: size, emit: emit)
+            databases.sweep(at: copy, displayPath: display, size: size, emit: emit)
             temporary.remove(slot)
         }
     }
@@ -276,24 +276,21 @@ final class SweepRun: @unchecked Sendable {
         return data
     }
 
-    /// Copies a database from a folder, with its `-wal` and `-journal`, and reads the copy.
+    /// Reads a database in a folder where it lies, through `StoreConnection.openForReading`
+    /// (which changes nothing there, and sees the rows its `-wal` holds), after checking that it
+    /// and its `-wal` and `-journal` are within `maximumDatabaseSize`.
     func sweepDatabase(file path: String, display: String, size: Int, isWorker: Bool) {
-        do throws(SweepError) {
-            let slot = try temporary.makeSlot()
-            let copy = slot + "/database"
-            do throws(SweepError) {
-                try TemporaryFolder.copy(path, to: copy, limit: options.maximumDatabaseSize)
-                for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
-                    try TemporaryFolder.copy(path + suffix, to: copy + suffix, limit: options.maximumDatabaseSize)
-                }
-            } catch {
-                temporary.remove(slot)
-                throw error
-            }
-            perform(.database(slot: slot, copy: copy, display: display, size: size))
-        } catch {
-            emit(.unreadable(display, size: size, error.message))
+        var total = size
+        for suffix in ["-wal", "-journal"] {
+            var info = stat()
+            if stat(path + suffix, &info) == 0 { total += Int(info.st_size) }
         }
+        guard total <= options.maximumDatabaseSize else {
+            emit(.unreadable(display, size: size,
+                             "\(total) bytes with its journal, over the database limit of \(options.maximumDatabaseSize) (--max-database-size); not read"))
+            return
+        }
+        databases.sweep(at: path, displayPath: display, size: size, emit: emit)
     }
 
     // MARK: Containers

@@ -8,9 +8,10 @@ import Foundation
 /// for item in report.items where item.verdict == .refused { print(item.path, item.refusedClasses) }
 /// ```
 ///
-/// Nothing is unpacked to disk except SQLite databases, which are copied to a private
-/// temporary folder and removed once read (see `TemporaryFolder`). Every limit applies per
-/// item; a damaged item is an `unreadable` record and the sweep goes on.
+/// Nothing is unpacked to disk except SQLite databases inside containers, which are copied to a
+/// private temporary folder and removed once read (see `TemporaryFolder`). Databases in folders
+/// are read where they lie through `StoreConnection.openForReading`, which changes nothing.
+/// Every limit applies per item; a damaged item is an `unreadable` record and the sweep goes on.
 public struct Sweeper: Sendable {
     public var options: SweepOptions
 

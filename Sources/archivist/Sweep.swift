@@ -11,8 +11,9 @@ extension Archivist {
             abstract: "Find every property list, keyed archive and database in folders, zips and tars.",
             discussion: """
                 PATH is a folder, a zip, or a tar (plain, gzip, bzip2 or xz), as extraction tools \
-                write them; containers are read in place, never unpacked (SQLite databases are \
-                copied to a private temporary folder while they are read, and removed). Items are \
+                write them; containers are read in place, never unpacked (an SQLite database in a \
+                container is copied to a private temporary folder while it is read, and removed; \
+                one in a folder is read where it lies, changing nothing). Items are \
                 found by content, not by name: binary, XML and OpenStep property lists, keyed \
                 archives, SQLite databases and Core Data stores, plists and archives in database \
                 cells, and documents inside other documents' data. Each is one record: its path \
@@ -45,7 +46,7 @@ extension Archivist {
         @Option(name: .customLong("max-container-depth"), help: "How deep zips and tars may nest inside each other.")
         var maximumContainerDepth = SweepOptions().maximumContainerDepth
 
-        @Option(name: .customLong("max-database-size"), help: "Largest SQLite database read, in bytes (it is copied to a temporary folder first).")
+        @Option(name: .customLong("max-database-size"), help: "Largest SQLite database read, in bytes, with its -wal and -journal.")
         var maximumDatabaseSize = SweepOptions().maximumDatabaseSize
 
         @OptionGroup(title: "Allowed classes")
@@ -96,7 +97,7 @@ extension Archivist {
                     }
                 }
                 if output != nil, output != "-", Terminal.progressEnabled() {
-                    FileHandle.standardError.write(Data("\(summary.items) items (\(summary.errors) unreadable) in \(summary.examined) files and members; report written to \(output ?? "")\n".utf8))
+                    StandardError.write("\(summary.items) items (\(summary.errors) unreadable) in \(summary.examined) files and members; report written to \(output ?? "")\n")
                 }
             }
         }

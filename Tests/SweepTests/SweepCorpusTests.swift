@@ -94,11 +94,11 @@ struct SweepCorpusTests {
         #expect(cells.values.filter { $0.kind == .keyedArchive }.count == archived.reduce(0) { $0 + $1.accepted + $1.refused })
         #expect(cells.keys.allSatisfy { $0.contains("[Z_PK=") })
 
-        let archive = try #require(records[SweepCorpusTree.cachePath + "#entries.payload[rowid=2]"])
+        let archive = try #require(records[SweepCorpusTree.cachePath + "#entries.payload[id=2]"])
         #expect(archive.classes == [SweepClassCount(name: "UIColor", count: 1)])
         #expect(archive.verdict == .refused)
         #expect(archive.refusedClasses == ["UIColor"])
-        #expect(records[SweepCorpusTree.cachePath + "#entries.note[rowid=2]"] == nil, "plain text is no item")
+        #expect(records[SweepCorpusTree.cachePath + "#entries.note[id=2]"] == nil, "plain text is no item")
     }
 
     @Test func theZipBombCostsNoMoreThanTheLimitsAllow() throws {

@@ -159,9 +159,9 @@ struct SweepCorpusTree {
         }
         try queue.close()
         tree.expectations[cachePath] = .item(.sqlite, nil)
-        tree.expectations[cachePath + "#entries.payload[rowid=1]"] = .item(.plist, .binary)
-        tree.expectations[cachePath + "#entries.note[rowid=1]"] = .item(.plist, .xml)
-        tree.expectations[cachePath + "#entries.payload[rowid=2]"] = .item(.keyedArchive, .binary)
+        tree.expectations[cachePath + "#entries.payload[id=1]"] = .item(.plist, .binary)
+        tree.expectations[cachePath + "#entries.note[id=1]"] = .item(.plist, .xml)
+        tree.expectations[cachePath + "#entries.payload[id=2]"] = .item(.keyedArchive, .binary)
 
         // A binary plist cut in half.
         let whole = try Data(contentsOf: corpus.appendingPathComponent("CFPropertyList-ruby/dictionary.plist"))
