@@ -6,6 +6,8 @@ import Testing
 @Suite struct OutputCLITests {
     static let color = PayloadCLITests.archive("uicolor-tint.bplist")
     static let plist = ArchivistProcess.fixture("rust-plist-xml.plist")
+    /// A folder for `sweep`: the hand-built archives.
+    static let archives = ArchivistProcess.repository.appendingPathComponent("Fixtures/archives").path
 
     /// A JSON payload for `archive`, written once.
     static let payload: String = {
@@ -40,6 +42,9 @@ import Testing
             ["plutil", "-p", plist], ["plutil", "-lint", plist], ["plutil", "-convert", "xml1", "-o", "-", plist],
             ["plutil", "-extract", "Author", "raw", plist], ["plutil", "-help"],
             ["--help"], ["lint", "--help"], ["--version"],
+            ["inspect", color, "--format", "html"],
+            ["sweep", archives], ["sweep", archives, "--format", "json"], ["sweep", archives, "--format", "html"],
+            ["sweep", archives, "--format", "text"], ["sweep", store],
         ]
     }
 
@@ -75,7 +80,8 @@ import Testing
                           ["archive", Self.payload, "--class", ".=UIColor"], ["rewrite", Self.color, "--rename-class", "UIColor=NSColor"],
                           ["get", Self.plist, "Author", "--to", "xml"], ["set", Self.plist, "Author", "--string", "A"],
                           ["remove", Self.plist, "Author"], ["convert", Self.plist, "--to", "swift"],
-                          ["plutil", "-convert", "binary1", Self.plist]] {
+                          ["plutil", "-convert", "binary1", Self.plist], ["inspect", Self.color, "--format", "html"],
+                          ["sweep", Self.archives], ["sweep", Self.archives, "--format", "html"]] {
             let r = try ArchivistProcess.run(arguments + ["-o", "/dev/full"])
             #expect(r.status == 1, "\(arguments)")
             #expect(r.err == "archivist: cannot write /dev/full: no space left on device\n", "\(arguments): \(r.err)")
@@ -91,7 +97,8 @@ import Testing
         for arguments in [["print", big], ["convert", big, "--to", "xml"], ["inspect", Self.color, "--format", "json"],
                           ["convert", big, "--to", "swift"], ["set", big, "0", "--string", "x", "-o", "-"], ["plutil", "-p", big],
                           ["rewrite", Self.color, "--to", "xml"], ["codegen", Self.color], ["scan", store.path],
-                          ["model", ArchivistProcess.repository.appendingPathComponent("Fixtures/models/Palette.momd").path], ["codegen", store.path, "--attribute", "BowTie.tintColor"]] {
+                          ["model", ArchivistProcess.repository.appendingPathComponent("Fixtures/models/Palette.momd").path], ["codegen", store.path, "--attribute", "BowTie.tintColor"],
+                          ["inspect", Self.color, "--format", "html"], ["sweep", Self.archives], ["sweep", Self.archives, "--format", "html"]] {
             let pipe = Pipe()
             try pipe.fileHandleForReading.close()
             let r = try ArchivistProcess.run(arguments, standardOutput: pipe.fileHandleForWriting)

@@ -111,7 +111,9 @@ import Testing
          (["model", path], "Club (class PaletteClub, parent Group, table ZGROUP)"),
          (["codegen", path, "--attribute", "Group.darkColor"], "// 5 values (5 keyed archives)."),
          (["migrate", path, "--attribute", "Group.darkColor", "--to", "json", "--allow", "UIColor", "--dry-run"],
-          "would convert 5, skipped 0, failed 0 of 5 rows")]
+          "would convert 5, skipped 0, failed 0 of 5 rows"),
+         (["sweep", path], #""attribute":"Group.darkColor","table":"ZGROUP","column":"ZDARKCOLOR","rows":5,"#),
+         (["sweep", (path as NSString).deletingLastPathComponent, "--format", "json"], #""coreDataStore" : 1"#)]
     }
 
     @Test func everyVerbThatOnlyReadsAStoreChangesNoFileAndSeesTheRowsInTheWAL() throws {
@@ -143,7 +145,7 @@ import Testing
     func scanningTheCorpusStoresChangesNothing() throws {
         let before = try FolderSnapshot(Self.corpusStores)
         for name in try FileManager.default.contentsOfDirectory(atPath: Self.corpusStores) where name.hasSuffix(".sqlite") {
-            for verb in [["scan"], ["model"], ["model", "--audit"]] {
+            for verb in [["scan"], ["model"], ["model", "--audit"], ["sweep"]] {
                 let r = try ArchivistProcess.run(verb + [Self.corpusStores + "/" + name])
                 #expect(!r.err.contains("readonly") && !r.err.contains("Fatal"), "\(verb) \(name): \(r.err)")
                 #expect(!r.out.isEmpty, "\(verb) \(name)")
