@@ -14,8 +14,11 @@ struct BenchmarkSettings {
     var archiveWriteRecords = 2_000
     /// Rows in the generated Core Data store whose tintColor is migrated to JSON.
     var storeRows = 1_000_000
-    /// Which groups to run.
+    /// Which groups to run: the in-process groups by default; `process` (the CLI as a whole
+    /// process against Foundation, plistutil and xmllint) only when asked for.
     var groups: Set<String> = ["plist", "archive", "store", "keypath"]
+    /// The `archivist` executable the process group runs; by default the one beside the bench.
+    var cliPath: String?
     /// When set, only write the generated inputs there (input.bplist, input.xml) and stop.
     var inputsDirectory: String?
 }

@@ -9,6 +9,11 @@ import PropertyList
 //   archivist-bench --measure-store-migration STORE    (internal: one migration in a fresh process)
 //   archivist-bench --model [N]                        reading the Teams store's model, N times
 //   archivist-bench --foundation-get FILE KEYPATH      (internal: Foundation's whole parse and one look-up)
+//   archivist-bench --only process [--cli PATH]        (the CLI as a whole process, against Foundation,
+//                                                       plistutil and xmllint, in the same run)
+//   archivist-bench --launch STDOUT -- COMMAND…        (internal: times one command and reads its rusage)
+//   archivist-bench --foundation-unarchive FILE        (internal: Foundation's side, one process)
+//   archivist-bench --foundation-plist FILE none|xml|binary OUT
 
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1] == "--measure-memory" {
@@ -26,6 +31,15 @@ if arguments.count == 3, arguments[1] == "--measure-store-migration" {
 if arguments.count >= 2, arguments[1] == "--model" {
     ModelBenchmark.run(repetitions: arguments.count >= 3 ? Int(arguments[2]) ?? 20 : 20)
     exit(0)
+}
+if arguments.count >= 5, arguments[1] == "--launch", arguments[3] == "--" {
+    ProcessRun.launch(Array(arguments[4...]), stdoutPath: arguments[2])
+}
+if arguments.count == 3, arguments[1] == "--foundation-unarchive" {
+    FoundationPeer.unarchive(path: arguments[2])
+}
+if arguments.count == 5, arguments[1] == "--foundation-plist" {
+    FoundationPeer.propertyList(path: arguments[2], format: arguments[3], output: arguments[4])
 }
 
 var settings = BenchmarkSettings()
@@ -50,14 +64,21 @@ while i < arguments.count {
     case "--store-rows" where i + 1 < arguments.count:
         settings.storeRows = Int(arguments[i + 1]) ?? settings.storeRows
         i += 1
+    case "--cli" where i + 1 < arguments.count:
+        settings.cliPath = arguments[i + 1]
+        i += 1
     case "--markdown":
         settings.markdown = true
     case "--skip-foundation":
         settings.skipFoundation = true
     default:
-        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath] [--archive-records N] [--store-rows N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process] [--cli PATH] [--archive-records N] [--store-rows N]\n".utf8))
         exit(64)
     }
     i += 1
 }
-PropertyListBenchmark(settings: settings).run()
+if settings.groups == ["process"] {
+    ProcessBenchmark(settings: settings).run()
+} else {
+    PropertyListBenchmark(settings: settings).run()
+}

@@ -1,0 +1,154 @@
+import Foundation
+import PropertyList
+
+/// Times the `archivist` CLI as users run it, a whole process from start to exit, next to
+/// Foundation (as its own process, on the same bytes), libplist's `plistutil` and libxml2's
+/// `xmllint --stream`, in the same run (`archivist-bench --only process`).
+struct ProcessBenchmark {
+    var settings: BenchmarkSettings
+
+    func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+
+    /// A row of a table: a command, its best run, and what it is compared with.
+    struct Row {
+        var command: String
+        var run: ProcessRun?
+        var comparisons: [String] = []
+        var goal: String = ""
+    }
+
+    func run() {
+        guard let cli = archivistPath() else {
+            log("process benchmark: no archivist executable beside archivist-bench; build it with swift build -c release --product archivist, or give --cli PATH")
+            return
+        }
+        let bench = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        // The inputs stay in --write-inputs DIR when given; otherwise in a folder removed at the end.
+        let directory = settings.inputsDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("archivist-process-bench-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { if settings.inputsDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        let n = settings.repetitions
+
+        // The archive.
+        log("process: generating \(settings.archiveRecords) records in plistlib's layout…")
+        let (archiveData, objectCount) = RecordArchiveInput.make(records: settings.archiveRecords)
+        let archive = directory + "/records.archive.bplist"
+        FileManager.default.createFile(atPath: archive, contents: archiveData)
+        log("process: \(archiveData.count) bytes, \(objectCount) archived objects")
+
+        log("process: Foundation NSKeyedUnarchiver…")
+        let foundation = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-unarchive", archive])
+        var archiveRows: [Row] = []
+        func archiveRow(_ label: String, _ arguments: [String], stdout: String = "/dev/null", output: String? = nil,
+                        goal: String = "") {
+            log("process: \(label)…")
+            let run = ProcessRun.best(of: n, [cli] + arguments, stdoutPath: stdout, outputPath: output)
+            var row = Row(command: label, run: run, goal: goal)
+            if let run, let foundation { row.comparisons.append(ratio(foundation.seconds, run.seconds) + " Foundation") }
+            archiveRows.append(row)
+        }
+        archiveRow("`archivist lint` (parse only)", ["lint", "-s", archive])
+        archiveRow("`archivist check`", ["check", archive], goal: "≥ 25× Foundation, peak ≤ 3× input")
+        archiveRow("`archivist unarchive --to json -o out.json`", ["unarchive", archive, "--to", "json", "-o", directory + "/out.json"],
+                   output: directory + "/out.json", goal: "≥ 20× Foundation")
+        archiveRow("`archivist inspect --format json`", ["inspect", archive, "--format", "json"], stdout: directory + "/inspect.json",
+                   goal: "≥ 15× Foundation, output ≤ 3× input")
+        archiveRows.append(Row(command: "Foundation `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`", run: foundation))
+
+        // The property lists.
+        log("process: generating \(settings.dictionaryCount) dictionaries…")
+        let value = BenchmarkInput.make(dictionaries: settings.dictionaryCount)
+        let binaryData = BinaryPropertyListWriter().write(value)
+        let binary = directory + "/big.bplist"
+        FileManager.default.createFile(atPath: binary, contents: binaryData)
+        let xml = directory + "/big.xml"
+        guard let xmlData = try? XMLPropertyListWriter().write(value) else { return }
+        FileManager.default.createFile(atPath: xml, contents: xmlData)
+        let out = directory + "/out"
+
+        log("process: PropertyListSerialization…")
+        let foundationRead = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-plist", binary, "none", out])
+        let foundationXML = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-plist", binary, "xml", out])
+        let foundationBinary = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-plist", binary, "binary", out])
+        log("process: archivist lint, convert…")
+        let lint = ProcessRun.best(of: n, [cli, "lint", "-s", binary])
+        let toJSON = ProcessRun.best(of: n, [cli, "convert", binary, "--to", "json", "-o", out], outputPath: out)
+        let toBinary = ProcessRun.best(of: n, [cli, "convert", binary, "--to", "binary", "-o", out], outputPath: out)
+        let toXML = ProcessRun.best(of: n, [cli, "convert", binary, "--to", "xml", "-o", out], outputPath: out)
+        let xmlToBinary = ProcessRun.best(of: n, [cli, "convert", xml, "--to", "binary", "-o", out], outputPath: out)
+        log("process: plistutil, xmllint…")
+        let plistutil = which("plistutil").flatMap { ProcessRun.best(of: n, [$0, "-i", binary, "-o", out, "-f", "xml"], outputPath: out) }
+        let xmllint = which("xmllint").flatMap { ProcessRun.best(of: n, [$0, "--noout", "--stream", xml]) }
+
+        func times(_ a: ProcessRun?, _ b: ProcessRun?, _ name: String) -> [String] {
+            guard let a, let b else { return [] }
+            return [String(format: "%.2f× %@", a.seconds / b.seconds, name)]
+        }
+        func faster(_ peer: ProcessRun?, _ ours: ProcessRun?, _ name: String) -> [String] {
+            guard let peer, let ours else { return [] }
+            return [ratio(peer.seconds, ours.seconds) + " " + name]
+        }
+        let plistRows: [Row] = [
+            Row(command: "`archivist lint big.bplist` (read only)", run: lint,
+                comparisons: faster(foundationRead, lint, "PropertyListSerialization read"), goal: "≥ 25× PropertyListSerialization"),
+            Row(command: "`archivist convert big.bplist --to json`", run: toJSON, comparisons: times(toJSON, lint, "lint")),
+            Row(command: "`archivist convert big.bplist --to binary`", run: toBinary,
+                comparisons: times(toBinary, lint, "lint") + faster(foundationBinary, toBinary, "PropertyListSerialization"),
+                goal: "≤ 2× lint"),
+            Row(command: "`archivist convert big.bplist --to xml`", run: toXML,
+                comparisons: times(toXML, lint, "lint") + faster(plistutil, toXML, "plistutil") + faster(foundationXML, toXML, "PropertyListSerialization"),
+                goal: "≤ 2× lint, ≥ 3× plistutil"),
+            Row(command: "`plistutil -i big.bplist -f xml`", run: plistutil),
+            Row(command: "`archivist convert big.xml --to binary` (\(mb(xmlData.count)) in)", run: xmlToBinary,
+                comparisons: times(xmlToBinary, xmllint, "xmllint --stream"), goal: "≤ 2× xmllint --stream"),
+            Row(command: "`xmllint --noout --stream big.xml` (libxml2 parsing alone)", run: xmllint),
+            Row(command: "PropertyListSerialization read (Foundation)", run: foundationRead),
+            Row(command: "PropertyListSerialization read + write XML", run: foundationXML),
+            Row(command: "PropertyListSerialization read + write binary", run: foundationBinary),
+        ]
+
+        print("Whole process, best of \(n) (time; the largest peak of the runs), release build, on the same files in one run")
+        print("")
+        print("Archive: \(settings.archiveRecords) NSDictionary records in plistlib's layout, \(objectCount) objects, \(mb(archiveData.count))")
+        print("")
+        print("| command (whole process) | time | peak memory | peak ÷ input | output | output ÷ input | compared | goal |")
+        print("|---|---:|---:|---:|---:|---:|---|---|")
+        for row in archiveRows { print(line(row, input: archiveData.count)) }
+        print("")
+        print("Property lists: \(settings.dictionaryCount) records, \(mb(binaryData.count)) binary, \(mb(xmlData.count)) XML")
+        print("")
+        print("| command (whole process) | time | peak memory | peak ÷ input | output | output ÷ input | compared | goal |")
+        print("|---|---:|---:|---:|---:|---:|---|---|")
+        for row in plistRows { print(line(row, input: row.command.contains("big.xml") ? xmlData.count : binaryData.count)) }
+    }
+
+    func line(_ row: Row, input: Int) -> String {
+        guard let run = row.run else { return "| \(row.command) | – | – | – | – | – | \(row.comparisons.joined(separator: "; ")) | \(row.goal) |" }
+        let output = run.outputBytes > 0 ? mb(run.outputBytes) : "–"
+        let outputRatio = run.outputBytes > 0 ? String(format: "%.2f", Double(run.outputBytes) / Double(input)) : "–"
+        return "| \(row.command) | \(String(format: "%.3f s", run.seconds)) | \(mb(run.peakBytes)) | "
+            + "\(String(format: "%.2f", Double(run.peakBytes) / Double(input))) | \(output) | \(outputRatio) | "
+            + "\(row.comparisons.joined(separator: "; ")) | \(row.goal) |"
+    }
+
+    func ratio(_ peer: Double, _ ours: Double) -> String { String(format: "%.1f×", peer / ours) }
+
+    func mb(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+
+    /// `archivist` beside this executable, or the one given with `--cli`.
+    func archivistPath() -> String? {
+        if let given = settings.cliPath { return given }
+        let bench = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        let candidate = ((bench as NSString).deletingLastPathComponent as NSString).appendingPathComponent("archivist")
+        return FileManager.default.isExecutableFile(atPath: candidate) ? candidate : nil
+    }
+
+    func which(_ tool: String) -> String? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let path = "\(folder)/\(tool)"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+}
