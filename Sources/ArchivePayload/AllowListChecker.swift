@@ -113,6 +113,55 @@ public struct AllowListChecker: Sendable {
                                suggestedAdditions: minimalAdditions(for: violations), allowList: allowList)
     }
 
+    /// The report of an archive whose objects all pass without a warning that names an object,
+    /// from its classes alone; nil when `check(_:)` must look at the archive to report (an
+    /// object refused, or an inline type warned about, each with its path).
+    ///
+    /// When it gives a report, it is the one `check(_:)` gives for the same archive.
+    public func acceptedReport(_ index: KeyedArchiveClassIndex) -> AllowListReport? {
+        let spellings = allowList.spellings
+        func allowed(_ name: String) -> Bool {
+            spellings.contains(name) || SwiftClassName.demangle(name).map(spellings.contains) == true
+        }
+        var verdicts = [Bool?](repeating: nil, count: index.classes.count)
+        for (slot, archivedClass) in index.classes.enumerated() {
+            let judged: [String]
+            if allowList.trustsArchiveHierarchy {
+                judged = [archivedClass.name] + archivedClass.chain.filter { $0 != archivedClass.name }
+            } else {
+                judged = hierarchy.chain(of: archivedClass.name) ?? hierarchy.chain(of: archivedClass.readableName) ?? [archivedClass.name]
+            }
+            verdicts[slot] = judged.contains(where: allowed)
+        }
+        // Per inline kind (NSString, NSNumber, NSData, NSDate): whether it is listed.
+        var inlineVerdicts = [Bool?](repeating: nil, count: 4)
+        var everyObjectPasses = true
+        for slot in index.slots where slot != KeyedArchiveClassIndex.notDecoded {
+            if slot >= 0 {
+                if verdicts[Int(slot)] == true { continue }
+                everyObjectPasses = false
+                break
+            }
+            let kind = Int(-slot - 2)
+            if inlineVerdicts[kind] == nil {
+                let name = KeyedArchiveClassIndex.inlineClassName(slot)
+                inlineVerdicts[kind] = (hierarchy.chain(of: name) ?? [name]).contains(where: allowed)
+            }
+            // A type not listed is allowed with a warning that names the object's key: `check`
+            // words it.
+            if inlineVerdicts[kind] == false {
+                everyObjectPasses = false
+                break
+            }
+        }
+        guard everyObjectPasses else { return nil }
+        var warnings: [AllowListReport.Warning] = []
+        if allowList.isBypassed {
+            warnings.append(.init(kind: .bypass, message: "the list names NSObject, which every class inherits from: the check is bypassed and any class is accepted"))
+        }
+        return AllowListReport(violations: [], warnings: warnings, suggestedAdditions: [], allowList: allowList)
+    }
+
     /// The fewest classes whose allowing clears every violation: a greedy cover over each
     /// refused class and its real superclasses (never NSObject, which would allow everything).
     func minimalAdditions(for violations: [AllowListReport.Violation]) -> [String] {

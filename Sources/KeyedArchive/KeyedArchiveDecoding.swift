@@ -34,6 +34,15 @@ struct KeyedArchiveDecoding {
     /// Decodes the archive; with `flat`, `$objects` is that table, and `plist`'s `$objects`
     /// entry only stands in for it.
     mutating func decode(flat: FlatObjectTable? = nil) throws(KeyedArchiveError) -> KeyedArchive {
+        let (archiver, topFields) = try prepare(flat: flat)
+        let root = Self.root(of: topFields, preferring: options.topKey)
+        try decodeReachable(from: topFields)
+        return KeyedArchive(archiver: archiver, version: 100_000, top: topFields, root: root, objects: objects, plist: plist)
+    }
+
+    /// Checks the top level (`$archiver`, `$version`, `$objects`, `$top`) and sets up the
+    /// tables the object decoders read; returns the archiver and the `$top` entries.
+    mutating func prepare(flat: FlatObjectTable?) throws(KeyedArchiveError) -> (archiver: String, top: [ArchivedField]) {
         guard case .dictionary(let top) = plist else {
             throw KeyedArchiveError(.notAnArchive, "not a keyed archive: the top level is \(article(plist.typeName)), not a dictionary")
         }
@@ -73,13 +82,12 @@ struct KeyedArchiveDecoding {
         } else {
             raw = RawObjects(objectList)
         }
-        guard raw.count > 0, !raw.isFlatDictionary(0), case .string("$null") = raw.values[0] else {
+        guard raw.count > 0, !raw.isFlatDictionary(0), case .string("$null") = raw[0] else {
             throw KeyedArchiveError(.malformed, "$objects[0] must be \"$null\"")
         }
         guard raw.count <= options.propertyList.maximumObjectCount else {
             throw KeyedArchiveError(.limitExceeded, "$objects holds \(raw.count) entries, over the limit of \(options.propertyList.maximumObjectCount)")
         }
-        objects = Array(repeating: nil, count: raw.count)
         classSlots = Array(repeating: -1, count: raw.count)
         guard case .dictionary(let topDictionary)? = top["$top"] else {
             throw KeyedArchiveError(.notAnArchive, top["$top"] == nil ? "not a keyed archive: no $top" : "$top is not a dictionary")
@@ -91,9 +99,7 @@ struct KeyedArchiveDecoding {
             }
             topFields.append(ArchivedField(key: Self.unescape(name), value: try field(value, in: nil, key: "$top.\(name)")))
         }
-        let root = Self.root(of: topFields, preferring: options.topKey)
-        try decodeReachable(from: topFields)
-        return KeyedArchive(archiver: archiver, version: 100_000, top: topFields, root: root, objects: objects, plist: plist)
+        return (archiver, topFields)
     }
 
     /// Decodes every object reachable from `$top`, iteratively, so that deep graphs need no stack.
@@ -111,6 +117,7 @@ struct KeyedArchiveDecoding {
             }
         }
         for f in top.reversed() { push(f.value, depth: 0, into: &pending) }
+        objects = Array(repeating: nil, count: raw.count)
         var visited = [Bool](repeating: false, count: raw.count)
         while let (uid, depth) = pending.popLast() {
             guard !visited[uid] else { continue }
@@ -180,7 +187,7 @@ struct KeyedArchiveDecoding {
 
     mutating func decodeObject(_ uid: Int) throws(KeyedArchiveError) -> ArchivedObject {
         if raw.isFlatDictionary(uid) { return try decodeFlatObject(uid) }
-        let value = raw.values[uid]
+        let value = raw[uid]
         switch value {
         case .string(let s): return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .string(s))
         case .integer, .real, .bool: return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .number(value))
@@ -274,8 +281,8 @@ struct KeyedArchiveDecoding {
             for i in range { out.append(try reference(UInt64(flatUIDs[i]), objectUID: objectUID)) }
             lastReferences[Int(entry.key)] = (range, out)
             return .array(out)
-        case .value:
-            return try field(raw.others[Int(entry.payload)], in: objectUID, key: "")
+        case .scalar, .value:
+            return try field(raw.value(of: entry), in: objectUID, key: "")
         }
     }
 

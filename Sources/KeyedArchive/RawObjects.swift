@@ -1,43 +1,47 @@
 import PropertyList
 
 /// The elements of `$objects` as property-list values, however the archive was read: as a
-/// `PropertyListValue` array, or as a flat table whose dictionaries are rebuilt when asked for
-/// (content decoders rarely look inside another object's dictionary).
+/// `PropertyListValue` array, or as a flat table whose dictionaries are rebuilt, and whose
+/// scalars are read from the file, when asked for (content decoders rarely look inside another
+/// object's dictionary).
 ///
 /// A class, so that handing it to each object's content decoder costs one reference.
 final class RawObjects {
-    /// Every element, or with a flat table, every element that is not a dictionary.
+    /// Every element, when the archive was read as a tree; empty with a flat table.
     let values: [PropertyListValue]
-    /// Per element, with a flat table: whether it is a dictionary kept as entries. Empty otherwise.
-    let isDictionary: [Bool]
-    /// With a flat table, the values of its `.value` entries.
-    let others: [PropertyListValue]
+    /// Per element, with a flat table: its kind. Empty otherwise.
+    let kinds: [FlatElementKind]
     let flat: FlatObjectTable?
+    let count: Int
 
     init(_ values: [PropertyListValue]) {
         self.values = values
-        isDictionary = []
-        others = []
+        kinds = []
         flat = nil
+        count = values.count
     }
 
     init(flat: FlatObjectTable) {
-        values = flat.values
-        isDictionary = flat.isDictionary
-        others = flat.others
+        values = []
+        kinds = flat.kinds
         self.flat = flat
+        count = flat.count
     }
 
-    var count: Int { values.count }
-
-    /// Whether element `uid` is a dictionary kept flat, whose value `values` does not hold.
+    /// Whether element `uid` is a dictionary kept flat.
     @inline(__always)
     func isFlatDictionary(_ uid: Int) -> Bool {
-        !isDictionary.isEmpty && isDictionary[uid]
+        !kinds.isEmpty && kinds[uid] == .dictionary
     }
 
+    /// Element `uid`; dictionaries of a flat table are rebuilt.
     subscript(uid: Int) -> PropertyListValue {
-        if isFlatDictionary(uid), let flat { return flat.value(uid) }
+        if let flat { return flat.value(uid) }
         return values[uid]
+    }
+
+    /// The value of a flat table's `.scalar` or `.value` entry.
+    func value(of entry: FlatEntry) -> PropertyListValue {
+        flat?.value(of: entry) ?? .null
     }
 }

@@ -1,10 +1,12 @@
+import Foundation
+
 extension BinaryPropertyListParser {
     /// Thrown to give up on the flat scan for a layout it does not handle.
     static let notFlat = PropertyListError(.malformed, "not a flat keyed archive")
 
     /// The top-level dictionary, as `readDictionary` reads it, with the value of its last
     /// `$objects` key scanned flat.
-    mutating func scanKeyedArchive() throws(PropertyListError) -> FlatKeyedArchive {
+    mutating func scanKeyedArchive(_ data: Data, keepingValues: Bool) throws(PropertyListError) -> FlatKeyedArchive {
         let index = trailer.topObject
         let start = offset(index)
         let marker = bytes[start]
@@ -35,7 +37,7 @@ extension BinaryPropertyListParser {
         for i in 0..<count {
             let valueIndex = ref(refs + (count + i) * refSize)
             if i == entry {
-                table = try scanObjects(valueIndex, depth: 1)
+                table = try scanObjects(valueIndex, depth: 1, data: data, keepingValues: keepingValues)
                 values.append(.array([]))
             } else {
                 values.append(try object(valueIndex, depth: 1))
@@ -46,8 +48,9 @@ extension BinaryPropertyListParser {
         return FlatKeyedArchive(topKeys: keys, topValues: values, objectsEntry: entry, objects: table)
     }
 
-    /// `$objects`, as `readArray` reads it, each dictionary element kept flat.
-    mutating func scanObjects(_ index: Int, depth: Int) throws(PropertyListError) -> FlatObjectTable {
+    /// `$objects`, as `readArray` reads it, each dictionary element kept flat and every scalar
+    /// checked as `readScalar` reads it, but left in the file.
+    mutating func scanObjects(_ index: Int, depth: Int, data: Data, keepingValues: Bool) throws(PropertyListError) -> FlatObjectTable {
         let start = offset(index)
         let (count, body) = try count(Int(bytes[start] & 0x0F), at: start, index: index)
         let refs = try refs(count, at: body, index: index)
@@ -55,38 +58,143 @@ extension BinaryPropertyListParser {
         try enter(index)
         try firstVisit(index)
         try grow(by: Weight(values: 1, bytes: 0), index: index)
-        // `refs` checked that the references fit in the file, so `count` is bounded by its size;
-        // the reservations are also bounded by the object count and by the references the
-        // file can hold (an entry takes two, a UID one).
         let refSize = trailer.objectRefSize
-        let objects = min(count, trailer.objectCount)
-        let references = trailer.offsetTableOffset / refSize
-        var table = FlatObjectTable(values: [], isDictionary: [], entryStart: [0], entries: [], keys: [], uids: [], others: [])
-        table.values.reserveCapacity(objects)
-        table.isDictionary.reserveCapacity(objects)
-        table.entryStart.reserveCapacity(objects + 1)
-        // Archives hold a few entries and UIDs per object; a guess saves most regrowing, and
-        // memory reserved but never written costs no more than address space.
-        table.entries.reserveCapacity(min(objects * 2, references / 2))
-        table.uids.reserveCapacity(min(objects * 3, references))
+        // The entries of every dictionary element, counted first so that the table of entries
+        // is allocated once, at its size. `refs` checked that the references fit in the file,
+        // and each entry takes two more, so the total is bounded by the file's size.
+        var entryCount = 0
+        for i in 0..<count {
+            let element = ref(refs + i * refSize)
+            let at = offset(element)
+            let marker = bytes[at]
+            guard marker >> 4 == 0xD else { continue }
+            let (pairs, _) = try self.count(Int(marker & 0x0F), at: at, index: element)
+            guard pairs <= trailer.offsetTableOffset / refSize else { throw Self.notFlat }
+            entryCount += pairs
+            guard entryCount <= Int(Int32.max) else { throw Self.notFlat }
+        }
+        var table = FlatObjectTable(kinds: [], values: [], entryStart: [], entries: [], keys: [], uids: [], others: [],
+                                    scalars: FlatScalarReader(data: data, options: options, trailer: trailer, elementRefs: refs))
+        table.kinds.reserveCapacity(count)
+        if keepingValues { table.values.reserveCapacity(count) }
+        table.entryStart.reserveCapacity(count + 1)
+        table.entryStart.append(0)
+        table.entries.reserveCapacity(entryCount)
+        // Archives hold a few UIDs per object; memory reserved but never written costs no more
+        // than address space. Bounded by the references the file holds.
+        table.uids.reserveCapacity(min(count * 3, trailer.offsetTableOffset / refSize))
         var scan = FlatScan(objectCount: trailer.objectCount)
         for i in 0..<count {
             let element = ref(refs + i * refSize)
             let start = offset(element)
-            if bytes[start] >> 4 == 0xD {
-                try scanDictionary(element, at: start, depth: depth + 1, into: &table, scan: &scan)
-                table.values.append(.null)
-                table.isDictionary.append(true)
+            let marker = bytes[start]
+            if marker >> 4 == 0xD {
+                try scanDictionary(element, at: start, depth: depth + 1, into: &table, scan: &scan, keepingValues: keepingValues)
+                table.kinds.append(.dictionary)
+                if keepingValues { table.values.append(.null) }
+            } else if keepingValues {
+                let value = try object(element, depth: depth + 1)
+                table.kinds.append(FlatElementKind(value))
+                table.values.append(value)
             } else {
-                table.values.append(try object(element, depth: depth + 1))
-                table.isDictionary.append(false)
+                // Collections other than dictionaries are no archived objects; the ordinary
+                // reader takes a file that holds one.
+                table.kinds.append(try scanScalar(element, at: start))
             }
-            guard table.entries.count <= Int(Int32.max), table.uids.count <= Int(Int32.max), table.others.count <= Int(Int32.max)
-            else { throw Self.notFlat }
+            guard table.uids.count <= Int(Int32.max), table.others.count <= Int(Int32.max) else { throw Self.notFlat }
             table.entryStart.append(Int32(truncatingIfNeeded: table.entries.count))
         }
         leave(index)
         return table
+    }
+
+    /// Checks scalar object `index` (at byte `start`) as `read` reads it, and counts it, without
+    /// building its value; gives its kind.
+    @inline(__always)
+    mutating func scanScalar(_ index: Int, at start: Int) throws(PropertyListError) -> FlatElementKind {
+        var kind = FlatElementKind.other
+        let weight = try scalarWeight(index, at: start, kind: &kind)
+        if weight.bytes > Self.largeScalarBytes { try firstVisit(index) }
+        try grow(by: weight, index: index)
+        return kind
+    }
+
+    /// What `readScalar` accepts, and the weight of what it would read; anything it refuses
+    /// (or that is a collection) throws. `kind` is set to what the value is.
+    mutating func scalarWeight(_ index: Int, at start: Int, kind: inout FlatElementKind) throws(PropertyListError) -> Weight {
+        let end = trailer.offsetTableOffset
+        let marker = bytes[start]
+        let low = Int(marker & 0x0F)
+        switch marker >> 4 {
+        case 0x0:
+            guard marker == 0x00 || marker == 0x08 || marker == 0x09 else { throw Self.notFlat }
+            kind = marker == 0x00 ? .other : .number
+            return Weight(values: 1, bytes: 0)
+        case 0x1:
+            guard low <= 4, start + 1 + (1 << low) <= end else { throw Self.notFlat }
+            kind = .number
+            return Weight(values: 1, bytes: 0)
+        case 0x2:
+            guard low == 2 || low == 3, start + 1 + (1 << low) <= end else { throw Self.notFlat }
+            kind = .number
+            return Weight(values: 1, bytes: 0)
+        case 0x3:
+            guard marker == 0x33, start + 9 <= end, PropertyListDateRange.contains(Double(bitPattern: be(start + 1, 8))) else {
+                throw Self.notFlat
+            }
+            kind = .date
+            return Weight(values: 1, bytes: 0)
+        case 0x4:
+            let (count, body) = try count(low, at: start, index: index)
+            guard count <= end - body else { throw Self.notFlat }
+            kind = .data
+            return Weight(values: 1, bytes: count)
+        case 0x5:
+            let (count, body) = try count(low, at: start, index: index)
+            guard count <= end - body else { throw Self.notFlat }
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[body..<body + count])
+            var high: UInt8 = 0
+            for b in slice { high |= b }
+            // High bytes are read when they are valid UTF-8, which then has as many bytes.
+            if high >= 0x80, String(validating: slice, as: UTF8.self) == nil { throw Self.notFlat }
+            kind = .string
+            return Weight(values: 1, bytes: count)
+        case 0x6:
+            let (count, body) = try count(low, at: start, index: index)
+            guard count <= (end - body) / 2 else { throw Self.notFlat }
+            // The UTF-8 length of the string, as `String(validating:as: UTF16.self)` reads it;
+            // a lone surrogate is refused or kept as raw units.
+            var utf8 = 0
+            var at = body
+            let stop = body + 2 * count
+            while at < stop {
+                let unit = UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
+                at += 2
+                if unit < 0x80 {
+                    utf8 += 1
+                } else if unit < 0x800 {
+                    utf8 += 2
+                } else if unit & 0xF800 != 0xD800 {
+                    utf8 += 3
+                } else if unit < 0xDC00, at < stop, bytes[at] & 0xFC == 0xDC {
+                    // A high surrogate and the low one after it: one scalar of four bytes.
+                    at += 2
+                    utf8 += 4
+                } else {
+                    guard options.preservesInvalidUTF16 else { throw Self.notFlat }
+                    kind = .other
+                    return Weight(values: 1, bytes: count * 2)
+                }
+            }
+            kind = .string
+            return Weight(values: 1, bytes: utf8)
+        case 0x8:
+            guard low + 1 <= 8, start + 2 + low <= end else { throw Self.notFlat }
+            kind = .other
+            return Weight(values: 1, bytes: 0)
+        default:
+            throw Self.notFlat
+        }
     }
 
     /// What the flat scan keeps between dictionaries.
@@ -113,7 +221,7 @@ extension BinaryPropertyListParser {
     /// `table.entries`. References are checked as they are read rather than in a pass of their
     /// own, and the expanded size grows once per dictionary: the same checks, in one pass.
     mutating func scanDictionary(_ index: Int, at start: Int, depth: Int, into table: inout FlatObjectTable,
-                                 scan: inout FlatScan) throws(PropertyListError) {
+                                 scan: inout FlatScan, keepingValues: Bool) throws(PropertyListError) {
         let (count, body) = try count(Int(bytes[start] & 0x0F), at: start, index: index)
         let refSize = trailer.objectRefSize
         let end = trailer.offsetTableOffset
@@ -173,10 +281,27 @@ extension BinaryPropertyListParser {
                     entry.payload = UInt64(table.others.count)
                     table.others.append(try object(valueIndex, depth: depth + 1))
                 }
-            default:
+            case 0xC, 0xD:
                 entry.kind = .value
                 entry.payload = UInt64(table.others.count)
                 table.others.append(try object(valueIndex, depth: depth + 1))
+            default:
+                if keepingValues {
+                    entry.kind = .value
+                    entry.payload = UInt64(table.others.count)
+                    table.others.append(try object(valueIndex, depth: depth + 1))
+                    break
+                }
+                // A scalar: checked and counted here, read from the file when asked for.
+                var kind = FlatElementKind.other
+                let w = try scalarWeight(valueIndex, at: valueStart, kind: &kind)
+                if w.bytes > Self.largeScalarBytes { try firstVisit(valueIndex) }
+                let (v, o1) = weight.values.addingReportingOverflow(w.values)
+                let (b, o2) = weight.bytes.addingReportingOverflow(w.bytes)
+                guard !o1, !o2 else { throw Self.notFlat }
+                weight = Weight(values: v, bytes: b)
+                entry.kind = .scalar
+                entry.payload = UInt64(valueIndex)
             }
             table.entries.append(entry)
         }

@@ -91,6 +91,27 @@ struct BinaryPropertyListParser {
         }
     }
 
+    /// A parser over bytes whose trailer and offset table a parser has already validated
+    /// (`FlatScalarReader`, reading scalars the flat scan checked). Nothing is memoized.
+    init?(validated bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions, trailer: BinaryPropertyListTrailer) {
+        // A validated buffer holds at least a header and a trailer.
+        guard let base = bytes.baseAddress else { return nil }
+        self.bytes = bytes
+        self.base = base
+        self.options = options
+        self.trailer = trailer
+        expansionValues = options.maximumObjectCount
+        expansionBytes = options.maximumDecodedSize
+        sharing = []
+        inProgress = []
+        checksOffsetsOnUse = false
+    }
+
+    /// Scalar object `index`, already checked: `.null` should reading it fail after all.
+    mutating func scalar(_ index: Int) -> PropertyListValue {
+        (try? readScalar(index, at: offset(index))) ?? .null
+    }
+
     /// Checks that object `index`'s offset points into the object area, between the header
     /// and the offset table.
     @inline(__always)

@@ -2,7 +2,7 @@
 ///
 /// Every rule Apple's CFBinaryPList.c applies is checked here, with overflow-checked arithmetic,
 /// so that the object reader can rely on the table fitting inside the file.
-struct BinaryPropertyListTrailer: Equatable {
+struct BinaryPropertyListTrailer: Equatable, Sendable {
     static let size = 32
     static let headerSize = 8
 

@@ -7,7 +7,10 @@ package struct FlatEntry: Sendable {
         /// A non-empty array holding only UIDs, as `NS.objects` and `NS.keys` do: `payload`
         /// packs its start in `FlatObjectTable.uids` (high 32 bits) and its count (low 32 bits).
         case uids
-        /// Anything else: `FlatObjectTable.others[payload]`.
+        /// A scalar (a number, string, data, date, bool or null): `payload` is its object index
+        /// in the file, read from there when asked for (`FlatObjectTable.value(of:)`).
+        case scalar
+        /// A collection that is not a UID array: `FlatObjectTable.others[payload]`.
         case value
     }
 

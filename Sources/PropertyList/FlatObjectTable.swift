@@ -1,11 +1,45 @@
-/// The elements of `$objects`: dictionaries as runs of `entries`, anything else as a value.
+import Foundation
+
+/// What an element of `$objects` is, as the flat scan found it.
+package enum FlatElementKind: UInt8, Sendable {
+    /// A dictionary, kept as entries.
+    case dictionary
+    /// A string (ASCII, UTF-8 in an ASCII string, or valid UTF-16).
+    case string
+    /// An integer, real or bool.
+    case number
+    case data
+    case date
+    /// Anything else: a UID, the null marker, a UTF-16 string kept with its lone surrogates.
+    case other
+}
+
+extension FlatElementKind {
+    /// The kind of an element read as a value.
+    init(_ value: PropertyListValue) {
+        switch value {
+        case .string: self = .string
+        case .integer, .real, .bool: self = .number
+        case .data: self = .data
+        case .date: self = .date
+        default: self = .other
+        }
+    }
+}
+
+/// The elements of `$objects`: dictionaries as runs of `entries`, the others as values.
+///
+/// Read with values (`readFlatKeyedArchive(_:keepingValues: true)`), every element and every
+/// scalar an entry holds is read, as the reader reads it. Without (what an allow-list check
+/// needs), only the kind of each element is kept, and scalars are read from the file when
+/// asked for: a table of a million objects then takes a few bytes each.
 package struct FlatObjectTable: Sendable {
-    /// Per object: its value, or `.null` standing in for a dictionary.
+    /// Per object: its kind. A dictionary's entries are `entries[entryStart[i]..<entryStart[i + 1]]`.
+    package var kinds: [FlatElementKind]
+    /// Per object, when read with values: its value, `.null` standing in for a dictionary.
+    /// Empty otherwise.
     package var values: [PropertyListValue]
-    /// Per object: whether it is a dictionary, whose entries are
-    /// `entries[entryStart[i]..<entryStart[i + 1]]`.
-    package var isDictionary: [Bool]
-    /// `values.count + 1` offsets into `entries`.
+    /// `count + 1` offsets into `entries`.
     package var entryStart: [Int32]
     package var entries: [FlatEntry]
     /// The distinct dictionary keys, which entries name by index.
@@ -13,14 +47,17 @@ package struct FlatObjectTable: Sendable {
     /// The elements of `.uids` entries. (A UID of 2^32 or more, which no `$objects` can hold,
     /// sends the archive to the ordinary reader.)
     package var uids: [UInt32]
-    /// The values of `.value` entries.
+    /// The values of `.value` entries: with values, every value that is not a UID or a UID
+    /// array; without, the collections among them (rare).
     package var others: [PropertyListValue]
+    /// Where scalars are read from.
+    package var scalars: FlatScalarReader
 
-    package var count: Int { values.count }
+    package var count: Int { kinds.count }
 
     /// Object `index` as the reader gives it: dictionaries are rebuilt from their entries.
     package func value(_ index: Int) -> PropertyListValue {
-        guard isDictionary[index] else { return values[index] }
+        guard kinds[index] == .dictionary else { return values.isEmpty ? scalars.element(index) : values[index] }
         let range = Int(entryStart[index])..<Int(entryStart[index + 1])
         var keys: [PropertyListValue] = []
         var values: [PropertyListValue] = []
@@ -38,7 +75,34 @@ package struct FlatObjectTable: Sendable {
         switch entry.kind {
         case .uid: .uid(entry.payload)
         case .uids: .array(uids[entry.uidRange].map { .uid(UInt64($0)) })
+        case .scalar: scalars.object(Int(truncatingIfNeeded: entry.payload))
         case .value: others[Int(entry.payload)]
+        }
+    }
+}
+
+/// Reads the scalars of a binary archive's `$objects` from its bytes, when asked for. The flat
+/// scan has checked every one of them as the reader does, so reading them cannot fail.
+package struct FlatScalarReader: Sendable {
+    let data: Data
+    let options: PropertyListReadOptions
+    let trailer: BinaryPropertyListTrailer
+    /// The byte offset of `$objects`' first reference.
+    let elementRefs: Int
+
+    /// Element `index` of `$objects`, which is not a dictionary.
+    package func element(_ index: Int) -> PropertyListValue {
+        data.withUnsafeBytes { raw in
+            guard var parser = BinaryPropertyListParser(validated: raw, options: options, trailer: trailer) else { return .null }
+            return parser.scalar(parser.ref(elementRefs + index * trailer.objectRefSize))
+        }
+    }
+
+    /// Object `index` of the file, a scalar.
+    package func object(_ index: Int) -> PropertyListValue {
+        data.withUnsafeBytes { raw in
+            guard var parser = BinaryPropertyListParser(validated: raw, options: options, trailer: trailer) else { return .null }
+            return parser.scalar(index)
         }
     }
 }

@@ -46,11 +46,16 @@ extension Archivist {
             for path in files {
                 let input = InputFile(path: path)
                 do throws(CommandFailure) {
-                    let archive = try input.readArchive(reading)
-                    let report = checker.check(archive)
+                    let (report, objectCount, classCounts) = try input.checkArchive(reading, with: checker)
                     if !report.isAccepted { allAccepted = false }
-                    records.append(CheckReportJSON.record(file: input.displayName, report: report, archive: archive))
-                    text += CheckReportText.render(file: input.displayName, report: report, archive: archive, colors: colors)
+                    // Only the report asked for is rendered.
+                    switch format {
+                    case .text:
+                        text += CheckReportText.render(file: input.displayName, report: report, objectCount: objectCount,
+                                                       classCounts: classCounts, colors: colors)
+                    case .json:
+                        records.append(CheckReportJSON.record(file: input.displayName, report: report, classCounts: classCounts))
+                    }
                 } catch {
                     allAccepted = false
                     var error = error

@@ -4,7 +4,7 @@ import PropertyList
 
 /// `check --format json`: one record per file.
 enum CheckReportJSON {
-    static func record(file: String, report: AllowListReport, archive: KeyedArchive) -> PropertyListValue {
+    static func record(file: String, report: AllowListReport, classCounts: [(name: String, count: Int)]) -> PropertyListValue {
         var d = PropertyListDictionary()
         d.append(key: "file", value: .string(file))
         d.append(key: "accepted", value: .bool(report.isAccepted))
@@ -24,7 +24,7 @@ enum CheckReportJSON {
         }))
         d.append(key: "suggestedAllow", value: .array(report.suggestedAdditions.map { .string($0) }))
         d.append(key: "swiftSnippet", value: .string(report.swiftSnippet))
-        d.append(key: "classes", value: .dictionary(PropertyListDictionary(archive.classCounts.map {
+        d.append(key: "classes", value: .dictionary(PropertyListDictionary(classCounts.map {
             (.string($0.name), .integer(PropertyListInteger($0.count)))
         })))
         return .dictionary(d)

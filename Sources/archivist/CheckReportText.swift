@@ -3,11 +3,11 @@ import KeyedArchive
 
 /// `check`'s report for people.
 enum CheckReportText {
-    static func render(file: String, report: AllowListReport, archive: KeyedArchive, colors: Palette) -> String {
+    static func render(file: String, report: AllowListReport, objectCount count: Int, classCounts: [(name: String, count: Int)],
+                       colors: Palette) -> String {
         var out = ""
-        let classes = archive.classCounts.map(\.name).joined(separator: ", ")
+        let classes = classCounts.map(\.name).joined(separator: ", ")
         if report.isAccepted {
-            let count = archive.decodedObjects.count
             out += "\(file): \(colors.good("accepted")) (\(count) object\(count == 1 ? "" : "s"): \(classes))\n"
         } else {
             out += "\(file): \(colors.bad("refused")), \(report.violations.count) object\(report.violations.count == 1 ? "" : "s") of classes not allowed\n"

@@ -97,8 +97,10 @@ struct InputFile {
         let data = try read(limit: options.maximumInputSize)
         do {
             let reader = PropertyListReader(options: options.readOptions)
-            if let format { return (try reader.read(data, as: format, warnings: &warnings), format) }
-            return try reader.read(data, fileExtension: fileExtension, warnings: &warnings)
+            let read = if let format { (value: try reader.read(data, as: format, warnings: &warnings), format: format) }
+                else { try reader.read(data, fileExtension: fileExtension, warnings: &warnings) }
+            ProcessLifetime.keep(read.value)
+            return read
         } catch {
             throw CommandFailure(file: displayName, message: Diagnosis.propertyListFailure(error, data: data))
         }

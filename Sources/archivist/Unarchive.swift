@@ -64,6 +64,7 @@ extension Archivist {
                 var payload: PropertyListValue
                 do throws(PayloadError) {
                     payload = try PayloadMapper(options: options).payload(of: archive)
+                    ProcessLifetime.keep(payload, as: "payload")
                 } catch {
                     // Only this verb (and inspect) can pick another $top entry; the others' messages name no flag.
                     let hint = error.code != .noRoot ? "" : top.map { "; --top \($0) names none of them" } ?? "; choose one with --top"
