@@ -52,6 +52,10 @@ public struct PayloadMapper: Sendable {
         var nestedDepth = 0
         /// The keys of the last dictionary mapped, whose array the next one reuses when equal.
         var lastKeys: [PropertyListValue] = []
+        /// The archived keys `lastKeys` were mapped from, when every one became a string: the
+        /// decoder gives dictionaries of one shape one `NS.keys` array, whose keys then need
+        /// no mapping again.
+        var lastArchivedKeys: [ArchivedValue]?
         /// Values produced so far, an object counted at every place it appears.
         var produced = 0
         /// Nested payloads already decoded, by the UID of their data object, with their value count.
@@ -189,7 +193,7 @@ public struct PayloadMapper: Sendable {
                 let absolute = PropertyListValue.string(archive.absoluteURLString(of: object) ?? "")
                 guard options.target == .propertyList else { return absolute }
                 return .dictionary(PropertyListDictionary([(.string("relative"), absolute)]))
-            case .uuid(let u): return .string(u.uuidString)
+            case .uuid(let u): return .string(u.uppercaseText)
             case .attributedString(let string, _, _):
                 return try map(string, at: .key("NSString"), depth: depth + 1) ?? .string("")
             case .geometry(let g): return Self.geometry(g)
@@ -227,8 +231,20 @@ public struct PayloadMapper: Sendable {
             mappedKeys.reserveCapacity(count)
             mappedValues.reserveCapacity(count)
             var allStrings = true
+            // The same archived keys as the last dictionary's, all strings, mapped again would
+            // give the same strings: take those, still counting each key where it is.
+            let reusesKeys = depth + 1 <= options.maximumDepth && lastKeys.count == count
+                && lastArchivedKeys.map { Self.sameStorage($0, keys) } == true
             for i in 0..<count {
-                let key = try map(keys[i], at: .dictionaryKey(i), depth: depth + 1) ?? null
+                let key: PropertyListValue
+                if reusesKeys {
+                    components.append(.dictionaryKey(i))
+                    try self.count(1)
+                    components.removeLast()
+                    key = lastKeys[i]
+                } else {
+                    key = try map(keys[i], at: .dictionaryKey(i), depth: depth + 1) ?? null
+                }
                 mappedKeys.append(key)
                 let step: PathComponent
                 if case .string(let name) = key {
@@ -242,7 +258,15 @@ public struct PayloadMapper: Sendable {
             if allStrings, options.target != .propertyList {
                 // Every entry is kept: the mapped arrays are the dictionary. Dictionaries of one
                 // shape (an array of records) share one keys array.
-                if mappedKeys == lastKeys { mappedKeys = lastKeys } else { lastKeys = mappedKeys }
+                if reusesKeys {
+                    mappedKeys = lastKeys
+                } else if mappedKeys == lastKeys {
+                    mappedKeys = lastKeys
+                    lastArchivedKeys = plainStrings(keys) ? keys : nil
+                } else {
+                    lastKeys = mappedKeys
+                    lastArchivedKeys = plainStrings(keys) ? keys : nil
+                }
                 return .dictionary(PropertyListDictionary(keys: mappedKeys, values: mappedValues))
             }
             if allStrings {
@@ -266,6 +290,27 @@ public struct PayloadMapper: Sendable {
                 flat.append(v)
             }
             return .array(flat)
+        }
+
+        /// Whether every key is a string, inline or a string object: each maps to itself, as one
+        /// value, touching nothing else.
+        func plainStrings(_ keys: [ArchivedValue]) -> Bool {
+            archive.objects.withUnsafeBufferPointer { objects in
+                keys.allSatisfy { key in
+                    switch key {
+                    case .inline(.string): return true
+                    case .object(let uid) where uid < objects.count:
+                        if case .string? = objects[uid]?.content { return true }
+                        return false
+                    default: return false
+                    }
+                }
+            }
+        }
+
+        /// Whether two arrays share one storage (the decoder's arrays for equal `NS.keys`).
+        static func sameStorage(_ a: [ArchivedValue], _ b: [ArchivedValue]) -> Bool {
+            a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
         }
 
         /// NSData holding JSON, a property list or a keyed archive, decoded in place.

@@ -50,6 +50,10 @@ struct ArchivedContentDecoder {
         case dictionary
         /// `NS.time` holding a real: `.date`.
         case date
+        /// `NS.relative` present: `.url`, with `NS.base` or null.
+        case url
+        /// `NS.uuidbytes` holding 16 bytes inline: `.uuid`.
+        case uuid
     }
 
     static func shortcut(forDecoderNamed name: String?) -> Shortcut {
@@ -57,32 +61,68 @@ struct ArchivedContentDecoder {
         case "NSArray", "NSMutableArray": .array
         case "NSDictionary", "NSMutableDictionary": .dictionary
         case "NSDate": .date
+        case "NSURL": .url
+        case "NSUUID": .uuid
         default: .none
         }
     }
 
+    /// The field keys the shortcuts read, by the index `shortcutContent` takes them at.
+    static let shortcutKeys = ["NS.objects", "NS.keys", "NS.time", "NS.relative", "NS.base", "NS.uuidbytes"]
+
     /// The content those decoders give for fields in the common layout, or nil to ask them.
     static func shortcutContent(_ shortcut: Shortcut, fields: [ArchivedField]) -> ArchivedContent? {
-        // `value(_:)` reads the first field with a key.
-        func first(_ key: String) -> ArchivedValue? {
-            for field in fields where field.key == key { return field.value }
-            return nil
+        var first = FirstFields()
+        for (i, field) in fields.enumerated() {
+            if let role = shortcutKeys.firstIndex(of: field.key) { first.note(role, at: i) }
         }
+        return shortcutContent(shortcut, fields: fields, first: first)
+    }
+
+    /// Where the first field with each of `shortcutKeys` is in an object's fields (-1: none).
+    struct FirstFields {
+        var at: (Int, Int, Int, Int, Int, Int) = (-1, -1, -1, -1, -1, -1)
+
+        @inline(__always)
+        mutating func note(_ role: Int, at index: Int) {
+            switch role {
+            case 0: if at.0 < 0 { at.0 = index }
+            case 1: if at.1 < 0 { at.1 = index }
+            case 2: if at.2 < 0 { at.2 = index }
+            case 3: if at.3 < 0 { at.3 = index }
+            case 4: if at.4 < 0 { at.4 = index }
+            default: if at.5 < 0 { at.5 = index }
+            }
+        }
+    }
+
+    /// `shortcutContent(_:fields:)` with the first fields of each key already found.
+    static func shortcutContent(_ shortcut: Shortcut, fields: [ArchivedField], first: FirstFields) -> ArchivedContent? {
+        // `value(_:)` reads the first field with a key.
+        func value(_ index: Int) -> ArchivedValue? { index >= 0 ? fields[index].value : nil }
         switch shortcut {
         case .none:
             return nil
         case .array:
             // `references("NS.objects")` returns the references as they are.
-            guard case .array(let elements)? = first("NS.objects") else { return nil }
+            guard case .array(let elements)? = value(first.at.0) else { return nil }
             return .array(elements)
         case .dictionary:
-            guard case .array(let keys)? = first("NS.keys"), case .array(let values)? = first("NS.objects"),
+            guard case .array(let keys)? = value(first.at.1), case .array(let values)? = value(first.at.0),
                   keys.count == values.count else { return nil }
             return .dictionary(keys: keys, values: values)
         case .date:
             // `double("NS.time")` of an inline real is the real.
-            guard case .inline(.real(let seconds))? = first("NS.time") else { return nil }
+            guard case .inline(.real(let seconds))? = value(first.at.2) else { return nil }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .url:
+            // `url()`: the first `NS.relative` and `NS.base`, as they are.
+            guard let relative = value(first.at.3) else { return nil }
+            return .url(base: value(first.at.4) ?? .null, relative: relative)
+        case .uuid:
+            // `uuid()` of data held inline; a reference to a data object takes the decoder.
+            guard case .inline(.data(let bytes))? = value(first.at.5), bytes.count == 16 else { return nil }
+            return .uuid(Self.uuid(bytes))
         }
     }
 
@@ -285,8 +325,20 @@ struct ArchivedContentDecoder {
 
     func uuid() -> ArchivedContent? {
         guard let bytes = data("NS.uuidbytes"), bytes.count == 16 else { return nil }
-        let b = [UInt8](bytes)
-        return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+        return .uuid(Self.uuid(bytes))
+    }
+
+    /// The UUID of 16 bytes.
+    static func uuid(_ bytes: Data) -> UUID {
+        var u: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        // Copied as raw memory: `Data.copyBytes(to:)` goes through generic collection code that
+        // costs more than the rest of the object's decoding.
+        bytes.withUnsafeBytes { source in
+            withUnsafeMutableBytes(of: &u) { target in
+                target.copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix(16)))
+            }
+        }
+        return UUID(uuid: u)
     }
 
     /// `NSAttributeInfo` holds varint pairs: a run length and an index into `NSAttributes`.

@@ -21,7 +21,7 @@ extension KeyedArchive {
             return "\(Self.count(members.count, "member")), \(Self.count(counts.reduce(0) { $0 &+ $1 }, "object"))"
         case .dictionary(let keys, _): return Self.count(keys.count, "entry", plural: "entries")
         case .url: return absoluteURLString(of: object) ?? "(unresolvable URL)"
-        case .uuid(let uuid): return uuid.uuidString
+        case .uuid(let uuid): return uuid.uppercaseText
         case .attributedString(let string, _, let ranges):
             let text = self.string(string).map(PropertyListPrettyPrinter.quoted) ?? "(no string)"
             return "\(text), \(Self.count(ranges.count, "run"))"
@@ -39,9 +39,12 @@ extension KeyedArchive {
     public func string(_ value: ArchivedValue) -> String? {
         switch value {
         case .inline(.string(let s)): return s
-        case .object:
-            if case .string(let s)? = object(value)?.content { return s }
-            return nil
+        case .object(let uid) where uid < objects.count:
+            // Read in place: copying the object out would retain and release its fields.
+            return objects.withUnsafeBufferPointer { objects in
+                if case .string(let s)? = objects[uid]?.content { return s }
+                return nil
+            }
         default: return nil
         }
     }
@@ -52,6 +55,8 @@ extension KeyedArchive {
     /// The chain is followed iteratively and stops at a cycle, so a hostile archive whose base
     /// refers back to the URL itself ends the walk instead of looping.
     public func absoluteURLString(of object: ArchivedObject) -> String? {
+        // A URL without a base is its relative string.
+        if case .url(.null, let relative) = object.content { return string(relative) }
         var relatives: [String] = []
         var seen: Set<Int> = []
         var current: ArchivedObject? = object

@@ -32,7 +32,7 @@ extension KeyedArchiveDecoding {
             objectCount += 1
             for child in children.reversed() { pending.append((child, depth + 1)) }
         }
-        return KeyedArchiveClassIndex(classes: classes.map(\.archivedClass), slots: slots, objectCount: objectCount)
+        return KeyedArchiveClassIndex(classes: classes, slots: slots, objectCount: objectCount)
     }
 
     /// Object `uid`'s class slot, with its references appended to `children` in field order:

@@ -17,13 +17,18 @@ struct KeyedArchiveDecoding {
     var flatKeyFields: [String?] = []
     var flatKeySkipped: [Bool] = []
     var flatKeyIsClass: [Bool] = []
+    /// Per distinct key: its index in `ArchivedContentDecoder.shortcutKeys`, or -1.
+    var flatKeyRole: [Int8] = []
     /// With a flat table, per key: the last UID array converted under it, which the next one
     /// reuses when it holds the same UIDs (`NS.keys` of an array of records, for instance).
     var lastReferences: [(range: Range<Int>, values: [ArchivedValue])?] = []
     /// Per UID: the index in `classes` of the class description it holds, or -1 when not read yet.
     var classSlots: [Int32] = []
-    /// Class descriptions already read, with the content decoder for their objects.
-    var classes: [(archivedClass: ArchivedClass, decoder: ArchivedContentDecoder.Decoder?, shortcut: ArchivedContentDecoder.Shortcut)] = []
+    /// Class descriptions already read, with the content decoder for their objects and the
+    /// shortcut past it, in three parallel arrays (by the slot in `classSlots`).
+    var classes: [ArchivedClass] = []
+    var classDecoders: [ArchivedContentDecoder.Decoder?] = []
+    var classShortcuts: [ArchivedContentDecoder.Shortcut] = []
     var objects: [ArchivedObject?] = []
 
     init(plist: PropertyListValue, options: KeyedArchiveReadOptions) {
@@ -72,7 +77,10 @@ struct KeyedArchiveDecoding {
                     flatKeyFields.append(Self.unescape(name))
                     flatKeySkipped.append(name == "$class")
                     flatKeyIsClass.append(literallyEqual(name, "$class"))
+                    let unescaped = Self.unescape(name)
+                    flatKeyRole.append(Int8(ArchivedContentDecoder.shortcutKeys.firstIndex(of: unescaped) ?? -1))
                 } else {
+                    flatKeyRole.append(-1)
                     flatKeyFields.append(nil)
                     flatKeySkipped.append(false)
                     flatKeyIsClass.append(false)
@@ -117,7 +125,12 @@ struct KeyedArchiveDecoding {
             }
         }
         for f in top.reversed() { push(f.value, depth: 0, into: &pending) }
-        objects = Array(repeating: nil, count: raw.count)
+        // Filled element by element: `Array(repeating:count:)` copies an optional object a
+        // million times through its value witness.
+        objects = [ArchivedObject?](unsafeUninitializedCapacity: raw.count) { buffer, initialized in
+            buffer.initialize(repeating: nil)
+            initialized = buffer.count
+        }
         var visited = [Bool](repeating: false, count: raw.count)
         while let (uid, depth) = pending.popLast() {
             guard !visited[uid] else { continue }
@@ -187,7 +200,7 @@ struct KeyedArchiveDecoding {
 
     mutating func decodeObject(_ uid: Int) throws(KeyedArchiveError) -> ArchivedObject {
         if raw.isFlatDictionary(uid) { return try decodeFlatObject(uid) }
-        let value = raw[uid]
+        let value = raw.values.isEmpty ? raw[uid] : raw.values[uid]
         switch value {
         case .string(let s): return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .string(s))
         case .integer, .real, .bool: return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .number(value))
@@ -243,9 +256,15 @@ struct KeyedArchiveDecoding {
         guard flatEntries[classEntry].kind == .uid else {
             throw KeyedArchiveError(.malformed, "$class is not a UID", objectUID: uid)
         }
-        let (archivedClass, decoder, shortcut) = try archivedClass(flatEntries[classEntry].payload, objectUID: uid)
+        let classUID = flatEntries[classEntry].payload
+        var slot = classUID < UInt64(raw.count) ? Int(classSlots[Int(classUID)]) : -1
+        if slot < 0 {
+            _ = try archivedClass(classUID, objectUID: uid)
+            slot = Int(classSlots[Int(classUID)])
+        }
         var fields: [ArchivedField] = []
         fields.reserveCapacity(end - start - 1)
+        var first = ArchivedContentDecoder.FirstFields()
         for i in start..<end {
             let entry = flatEntries[i]
             let key = Int(entry.key)
@@ -253,13 +272,15 @@ struct KeyedArchiveDecoding {
                 throw KeyedArchiveError(.malformed, "object has a key that is not a string", objectUID: uid)
             }
             if flatKeySkipped[key] { continue }
+            let role = Int(flatKeyRole[key])
+            if role >= 0 { first.note(role, at: fields.count) }
             fields.append(ArchivedField(key: name, value: try field(entry, objectUID: uid)))
         }
-        if let content = ArchivedContentDecoder.shortcutContent(shortcut, fields: fields) {
-            return ArchivedObject(uid: uid, archivedClass: archivedClass, fields: fields, content: content)
+        if let content = ArchivedContentDecoder.shortcutContent(classShortcuts[slot], fields: fields, first: first) {
+            return ArchivedObject(uid: uid, archivedClass: classes[slot], fields: fields, content: content)
         }
-        var object = ArchivedObject(uid: uid, archivedClass: archivedClass, fields: fields, content: .object)
-        if let decoder {
+        var object = ArchivedObject(uid: uid, archivedClass: classes[slot], fields: fields, content: .object)
+        if let decoder = classDecoders[slot] {
             object.content = decoder(ArchivedContentDecoder(raw: raw, object: object)) ?? .object
         }
         return object
@@ -273,7 +294,9 @@ struct KeyedArchiveDecoding {
         case .uids:
             let range = entry.uidRange
             if let last = lastReferences[Int(entry.key)], last.range.count == range.count,
-               flatUIDs[last.range].elementsEqual(flatUIDs[range]) {
+               flatUIDs.withUnsafeBufferPointer({ uids in
+                   UnsafeBufferPointer(rebasing: uids[last.range]).elementsEqual(UnsafeBufferPointer(rebasing: uids[range]))
+               }) {
                 return .array(last.values)
             }
             var out: [ArchivedValue] = []
@@ -302,7 +325,7 @@ struct KeyedArchiveDecoding {
         }
         let index = Int(uid)
         let slot = Int(classSlots[index])
-        if slot >= 0 { return classes[slot] }
+        if slot >= 0 { return (classes[slot], classDecoders[slot], classShortcuts[slot]) }
         guard case .dictionary(let d) = raw[index] else {
             throw KeyedArchiveError(.malformed, "$class refers to #\(index), which is \(article(raw[index].typeName)), not a class description", objectUID: objectUID)
         }
@@ -330,7 +353,9 @@ struct KeyedArchiveDecoding {
         let decoder = decoderName.flatMap { ArchivedContentDecoder.decoders[$0] }
         let shortcut = ArchivedContentDecoder.shortcut(forDecoderNamed: decoderName)
         classSlots[index] = Int32(truncatingIfNeeded: classes.count)
-        classes.append((result, decoder, shortcut))
+        classes.append(result)
+        classDecoders.append(decoder)
+        classShortcuts.append(shortcut)
         return (result, decoder, shortcut)
     }
 

@@ -209,7 +209,7 @@ public struct KeyedArchiveJSONExporter: Sendable {
                 ("relative", Self.value(relative)),
                 ("absolute", archive.absoluteURLString(of: object).map { .string($0) } ?? .null),
             ])
-        case .uuid(let uuid): return .string(uuid.uuidString)
+        case .uuid(let uuid): return .string(uuid.uppercaseText)
         case .attributedString(let string, let attributes, let ranges):
             return Self.object([
                 ("string", Self.value(string)),

@@ -2,30 +2,47 @@ import PropertyList
 
 /// The elements of `$objects` as property-list values, however the archive was read: as a
 /// `PropertyListValue` array, or as a flat table whose dictionaries are rebuilt, and whose
-/// scalars are read from the file, when asked for (content decoders rarely look inside another
-/// object's dictionary).
+/// scalars are read from the file when the table was read without them, when asked for
+/// (content decoders rarely look inside another object's dictionary).
 ///
-/// A class, so that handing it to each object's content decoder costs one reference.
+/// A class, so that handing it to each object's content decoder costs one reference; the
+/// table's parts are its own constants, so that reading one copies nothing.
 final class RawObjects {
-    /// Every element, when the archive was read as a tree; empty with a flat table.
+    /// Every element: as read, or with a flat table read with values, `.null` for each
+    /// dictionary. Empty for a flat table read without values.
     let values: [PropertyListValue]
     /// Per element, with a flat table: its kind. Empty otherwise.
     let kinds: [FlatElementKind]
-    let flat: FlatObjectTable?
     let count: Int
+    let entryStart: [Int32]
+    let entries: [FlatEntry]
+    let keys: [PropertyListValue]
+    let uids: [UInt32]
+    let others: [PropertyListValue]
+    let scalars: FlatScalarReader?
 
     init(_ values: [PropertyListValue]) {
         self.values = values
         kinds = []
-        flat = nil
         count = values.count
+        entryStart = []
+        entries = []
+        keys = []
+        uids = []
+        others = []
+        scalars = nil
     }
 
     init(flat: FlatObjectTable) {
-        values = []
+        values = flat.values
         kinds = flat.kinds
-        self.flat = flat
         count = flat.count
+        entryStart = flat.entryStart
+        entries = flat.entries
+        keys = flat.keys
+        uids = flat.uids
+        others = flat.others
+        scalars = flat.scalars
     }
 
     /// Whether element `uid` is a dictionary kept flat.
@@ -36,12 +53,32 @@ final class RawObjects {
 
     /// Element `uid`; dictionaries of a flat table are rebuilt.
     subscript(uid: Int) -> PropertyListValue {
-        if let flat { return flat.value(uid) }
-        return values[uid]
+        if isFlatDictionary(uid) { return dictionary(uid) }
+        if !values.isEmpty { return values[uid] }
+        return scalars?.element(uid) ?? .null
     }
 
-    /// The value of a flat table's `.scalar` or `.value` entry.
+    /// A flat dictionary element, rebuilt from its entries.
+    func dictionary(_ uid: Int) -> PropertyListValue {
+        let range = Int(entryStart[uid])..<Int(entryStart[uid + 1])
+        var keys: [PropertyListValue] = []
+        var values: [PropertyListValue] = []
+        keys.reserveCapacity(range.count)
+        values.reserveCapacity(range.count)
+        for i in range {
+            keys.append(self.keys[Int(entries[i].key)])
+            values.append(value(of: entries[i]))
+        }
+        return .dictionary(PropertyListDictionary(keys: keys, values: values))
+    }
+
+    /// A flat entry's value as the reader gives it.
     func value(of entry: FlatEntry) -> PropertyListValue {
-        flat?.value(of: entry) ?? .null
+        switch entry.kind {
+        case .uid: .uid(entry.payload)
+        case .uids: .array(uids[entry.uidRange].map { .uid(UInt64($0)) })
+        case .scalar: scalars?.object(Int(truncatingIfNeeded: entry.payload)) ?? .null
+        case .value: others[Int(entry.payload)]
+        }
     }
 }
