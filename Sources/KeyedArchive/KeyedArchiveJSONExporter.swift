@@ -61,12 +61,17 @@ import Foundation
 public struct KeyedArchiveJSONExporter: Sendable {
     /// Whether to decode nested plists, archives and JSON (`"expanded"`), and how deep.
     public var nested: NestedPayloadOptions
-    /// Indent the JSON (the CLI does).
+    /// Indent the JSON.
     public var prettyPrinted: Bool
+    /// Leave out every member that has its default value, and the summaries (the compact form
+    /// the CLI writes; see `omitsDefaultMembers` in the README's schema): the same document,
+    /// a third of the size or less for large archives.
+    public var omitsDefaultMembers: Bool
 
-    public init(nested: NestedPayloadOptions = .init(), prettyPrinted: Bool = true) {
+    public init(nested: NestedPayloadOptions = .init(), prettyPrinted: Bool = true, omitsDefaultMembers: Bool = false) {
         self.nested = nested
         self.prettyPrinted = prettyPrinted
+        self.omitsDefaultMembers = omitsDefaultMembers
     }
 
     /// The JSON text of `archive`, UTF-8, ending with a newline.
@@ -116,40 +121,62 @@ public struct KeyedArchiveJSONExporter: Sendable {
         for (name, count) in archive.classCounts { classes.append(key: .string(name), value: .integer(PropertyListInteger(count))) }
         var top = PropertyListDictionary()
         for field in archive.top { top.append(key: .string(field.key), value: Self.value(field.value)) }
+        // With default members left out, a class is described by the first of its objects.
+        var described: Set<Int> = []
         return Self.object([
             ("archiver", .string(archive.archiver)),
             ("version", .integer(PropertyListInteger(archive.version))),
             ("top", .dictionary(top)),
             ("root", archive.root.map(Self.value) ?? .null),
-            ("objects", .array(archive.decodedObjects.map { object($0, in: archive, nesting: nesting) })),
+            ("objects", .array(archive.decodedObjects.map { o in
+                let first = o.archivedClass.map { described.insert($0.uid).inserted } ?? true
+                return object(o, in: archive, nesting: nesting, describesClass: first)
+            })),
             ("classes", .dictionary(classes)),
         ])
     }
 
-    func object(_ object: ArchivedObject, in archive: KeyedArchive, nesting: Int) -> PropertyListValue {
+    func object(_ object: ArchivedObject, in archive: KeyedArchive, nesting: Int, describesClass: Bool = true) -> PropertyListValue {
         let archivedClass = object.archivedClass
-        var entries: [(String, PropertyListValue)] = [
-            ("uid", Self.int(object.uid)),
-            ("class", .string(object.className)),
-            ("readableClass", .string(object.readableClassName)),
-            ("classChain", .array((archivedClass?.chain ?? [object.className]).map { .string($0) })),
-            ("classHints", .array((archivedClass?.hints ?? []).map { .string($0) })),
-            ("classUID", archivedClass.map { Self.int($0.uid) } ?? .null),
-            ("inline", .bool(archivedClass == nil)),
-            ("kind", .string(Self.kind(object.content))),
-        ]
+        var entries: [(String, PropertyListValue)] = [("uid", Self.int(object.uid))]
+        if !omitsDefaultMembers {
+            entries += [
+                ("class", .string(object.className)),
+                ("readableClass", .string(object.readableClassName)),
+                ("classChain", .array((archivedClass?.chain ?? [object.className]).map { .string($0) })),
+                ("classHints", .array((archivedClass?.hints ?? []).map { .string($0) })),
+                ("classUID", archivedClass.map { Self.int($0.uid) } ?? .null),
+                ("inline", .bool(archivedClass == nil)),
+            ]
+        } else if let archivedClass {
+            // Inline objects take their class from their kind; other objects from the first
+            // object of their class description, which gives the members that differ from
+            // their defaults.
+            if describesClass {
+                entries.append(("class", .string(archivedClass.name)))
+                if archivedClass.readableName != archivedClass.name { entries.append(("readableClass", .string(archivedClass.readableName))) }
+                entries.append(("classChain", .array(archivedClass.chain.map { .string($0) })))
+                if !archivedClass.hints.isEmpty { entries.append(("classHints", .array(archivedClass.hints.map { .string($0) }))) }
+            }
+            entries.append(("classUID", Self.int(archivedClass.uid)))
+        }
+        entries.append(("kind", .string(Self.kind(object.content))))
         // Data is identified once, for both its summary and its nested payload.
         var nestedData: (payload: NestedPayload?, expanded: PropertyListValue?) = (nil, nil)
         if case .data(let data) = object.content {
             nestedData = nestedPayload(data, nesting: nesting)
-            entries.append(("summary", .string(KeyedArchive.dataSummary(data, payload: nestedData.payload))))
-        } else if let summary = archive.summary(of: object, nestedReadOptions: nested.readOptions.propertyList) {
+            if !omitsDefaultMembers {
+                entries.append(("summary", .string(KeyedArchive.dataSummary(data, payload: nestedData.payload))))
+            }
+        } else if !omitsDefaultMembers, let summary = archive.summary(of: object, nestedReadOptions: nested.readOptions.propertyList) {
             entries.append(("summary", .string(summary)))
         }
-        entries.append(("value", content(object, in: archive)))
+        if !omitsDefaultMembers || !(Self.valueIsNull(object.content) || Self.valueIsFields(object)) {
+            entries.append(("value", content(object, in: archive)))
+        }
         switch object.content {
         case .number(let n):
-            entries.append(("numberType", .string(n.typeName)))
+            if !omitsDefaultMembers || !Self.numberTypeIsImplied(n) { entries.append(("numberType", .string(n.typeName))) }
         case .date(let date):
             entries.append(("iso8601", .string(KeyedArchive.isoText(date))))
         case .data:
@@ -165,8 +192,46 @@ public struct KeyedArchiveJSONExporter: Sendable {
         var fields = PropertyListDictionary()
         fields.reserveCapacity(object.fields.count)
         for field in object.fields { fields.append(key: .string(field.key), value: Self.value(field.value)) }
-        entries.append(("fields", .dictionary(fields)))
+        if !omitsDefaultMembers || !fields.isEmpty { entries.append(("fields", .dictionary(fields))) }
         return Self.object(entries)
+    }
+
+    /// Whether a kind's `value` is always null: `null`, and `object` (see `fields`).
+    static func valueIsNull(_ content: ArchivedContent) -> Bool {
+        switch content {
+        case .null, .object: true
+        default: false
+        }
+    }
+
+    /// Whether an object's `value` is exactly what its fields hold, so that a reader can take
+    /// it from them: an array, set or ordered set read from its one `NS.objects` field, a
+    /// dictionary from its one `NS.keys` and one `NS.objects`.
+    static func valueIsFields(_ object: ArchivedObject) -> Bool {
+        func only(_ key: String) -> [ArchivedValue]? {
+            var found: [ArchivedValue]?
+            for field in object.fields where field.key == key {
+                guard found == nil, case .array(let elements) = field.value else { return nil }
+                found = elements
+            }
+            return found
+        }
+        switch object.content {
+        case .array(let elements), .set(let elements), .orderedSet(let elements):
+            return only("NS.objects") == elements
+        case .dictionary(let keys, let values):
+            return only("NS.keys") == keys && only("NS.objects") == values
+        default:
+            return false
+        }
+    }
+
+    /// Whether a number's JSON spelling says its type: `true`/`false` a bool, digits alone an
+    /// integer, anything else (a fraction, an exponent, a `$real` tag) a real. Only a whole
+    /// real below 2^53, which is written as its digits, needs `numberType`.
+    static func numberTypeIsImplied(_ n: PropertyListValue) -> Bool {
+        guard case .real(let r) = n else { return true }
+        return !(r.isFinite && r == r.rounded(.towardZero) && r.magnitude < 9_007_199_254_740_992)
     }
 
     /// The payload label, and the decoded document when expanding within the nesting limit.

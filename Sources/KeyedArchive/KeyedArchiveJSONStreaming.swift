@@ -21,6 +21,9 @@ extension KeyedArchiveJSONExporter {
         /// The classes met most recently, searched before `classParts`: archives use a few
         /// classes over and over, and comparing identities is cheaper than hashing them.
         var recentClasses: [(id: ObjectIdentifier, range: Range<Int>, slot: Int)] = []
+        /// Without default members: the part (`classUID` alone) by class UID, once described.
+        var compactParts: [Int: (range: Range<Int>, slot: Int)] = [:]
+        var recentCompactParts: [(uid: Int, range: Range<Int>, slot: Int)] = []
         var nextRecent = 0
         /// `"classes"`, counted as the objects are written: `KeyedArchive.classCounts`, which
         /// lists names in the order of the first object of each, in UID order.
@@ -119,55 +122,74 @@ extension KeyedArchiveJSONExporter {
             writeClassPart(of: object, level: inner, into: &e)
             // `kind`, `summary`, `value` and what follows them, for the common kinds in one
             // switch (each binding of the content is a copy); the others take the general path.
+            let compact = exporter.omitsDefaultMembers
             switch object.content {
             case .string(let s):
                 Self.writeKind("string", level: inner, into: &e)
-                Self.writeStringSummary(s, level: inner, into: &e)
+                if !compact { Self.writeStringSummary(s, level: inner, into: &e) }
                 e.writeKey("value", first: false, level: inner)
                 e.writeString(s)
             case .number(let n):
                 Self.writeKind("number", level: inner, into: &e)
-                Self.writeNumberSummary(n, level: inner, into: &e)
+                if !compact { Self.writeNumberSummary(n, level: inner, into: &e) }
                 e.writeKey("value", first: false, level: inner)
                 try writePlist(n, level: inner, into: &e)
-                e.writeKey("numberType", first: false, level: inner)
-                e.out.append(UInt8(ascii: "\""))
-                e.out.append(string: n.typeName)
-                e.out.append(UInt8(ascii: "\""))
+                if !compact || !KeyedArchiveJSONExporter.numberTypeIsImplied(n) {
+                    e.writeKey("numberType", first: false, level: inner)
+                    e.out.append(UInt8(ascii: "\""))
+                    e.out.append(string: n.typeName)
+                    e.out.append(UInt8(ascii: "\""))
+                }
             case .date(let date):
                 Self.writeKind("date", level: inner, into: &e)
-                e.writeKey("summary", first: false, level: inner)
-                let start = e.out.length
-                Self.writeISOText(date, into: &e)
-                let iso = start..<e.out.length
-                e.writeKey("value", first: false, level: inner)
-                try writePlist(.date(date), level: inner, into: &e)
-                // The summary is the ISO 8601 text too.
-                e.writeKey("iso8601", first: false, level: inner)
-                e.out.appendCopy(of: iso)
+                if compact {
+                    e.writeKey("value", first: false, level: inner)
+                    try writePlist(.date(date), level: inner, into: &e)
+                    e.writeKey("iso8601", first: false, level: inner)
+                    Self.writeISOText(date, into: &e)
+                } else {
+                    e.writeKey("summary", first: false, level: inner)
+                    let start = e.out.length
+                    Self.writeISOText(date, into: &e)
+                    let iso = start..<e.out.length
+                    e.writeKey("value", first: false, level: inner)
+                    try writePlist(.date(date), level: inner, into: &e)
+                    // The summary is the ISO 8601 text too.
+                    e.writeKey("iso8601", first: false, level: inner)
+                    e.out.appendCopy(of: iso)
+                }
             case .array(let values):
                 Self.writeKind("array", level: inner, into: &e)
-                Self.writeCount(values.count, "element", "elements", level: inner, into: &e)
-                e.writeKey("value", first: false, level: inner)
-                try writeValues(values, level: inner, into: &e)
+                if !compact { Self.writeCount(values.count, "element", "elements", level: inner, into: &e) }
+                if !compact || !KeyedArchiveJSONExporter.valueIsFields(object) {
+                    e.writeKey("value", first: false, level: inner)
+                    try writeValues(values, level: inner, into: &e)
+                }
             case .set(let values):
                 Self.writeKind("set", level: inner, into: &e)
-                Self.writeCount(values.count, "member", "members", level: inner, into: &e)
-                e.writeKey("value", first: false, level: inner)
-                try writeValues(values, level: inner, into: &e)
+                if !compact { Self.writeCount(values.count, "member", "members", level: inner, into: &e) }
+                if !compact || !KeyedArchiveJSONExporter.valueIsFields(object) {
+                    e.writeKey("value", first: false, level: inner)
+                    try writeValues(values, level: inner, into: &e)
+                }
             case .dictionary(let keys, let values):
                 Self.writeKind("dictionary", level: inner, into: &e)
-                Self.writeCount(keys.count, "entry", "entries", level: inner, into: &e)
-                e.writeKey("value", first: false, level: inner)
-                try writePairs(keys, values, level: inner, into: &e)
+                if !compact { Self.writeCount(keys.count, "entry", "entries", level: inner, into: &e) }
+                if !compact || !KeyedArchiveJSONExporter.valueIsFields(object) {
+                    e.writeKey("value", first: false, level: inner)
+                    try writePairs(keys, values, level: inner, into: &e)
+                }
             default:
                 try writeOtherContent(of: object, level: inner, into: &e)
             }
-            e.writeKey("fields", first: false, level: inner)
             let fields = object.fields
             if fields.isEmpty {
-                e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: inner)
+                if !compact {
+                    e.writeKey("fields", first: false, level: inner)
+                    e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: inner)
+                }
             } else {
+                e.writeKey("fields", first: false, level: inner)
                 e.out.append(UInt8(ascii: "{"))
                 for i in fields.indices {
                     writeFieldKey(fields[i].key, first: i == 0, level: inner + 1, into: &e)
@@ -214,18 +236,24 @@ extension KeyedArchiveJSONExporter {
             e.out.append(string: KeyedArchiveJSONExporter.kind(object.content))
             e.out.append(UInt8(ascii: "\""))
             // Data is identified once, for both its summary and its nested payload.
+            let compact = exporter.omitsDefaultMembers
             var nestedData: (payload: NestedPayload?, expanded: PropertyListValue?) = (nil, nil)
             if case .data(let data) = object.content {
                 nestedData = exporter.nestedPayload(data, nesting: nesting)
-                e.writeKey("summary", first: false, level: inner)
-                e.writeString(KeyedArchive.dataSummary(data, payload: nestedData.payload))
-            } else {
+                if !compact {
+                    e.writeKey("summary", first: false, level: inner)
+                    e.writeString(KeyedArchive.dataSummary(data, payload: nestedData.payload))
+                }
+            } else if !compact {
                 writeSummary(of: object, level: inner, into: &e)
             }
-            e.writeKey("value", first: false, level: inner)
-            try writeContent(of: object, level: inner, into: &e)
+            if !compact || !(KeyedArchiveJSONExporter.valueIsNull(object.content) || KeyedArchiveJSONExporter.valueIsFields(object)) {
+                e.writeKey("value", first: false, level: inner)
+                try writeContent(of: object, level: inner, into: &e)
+            }
             switch object.content {
             case .number(let n):
+                guard !compact || !KeyedArchiveJSONExporter.numberTypeIsImplied(n) else { break }
                 e.writeKey("numberType", first: false, level: inner)
                 e.out.append(UInt8(ascii: "\""))
                 e.out.append(string: n.typeName)
@@ -253,6 +281,9 @@ extension KeyedArchiveJSONExporter {
         /// `"class"` to `"inline"`, each entry after a comma: rendered once per class. The
         /// object is counted under its class name for `"classes"`.
         mutating func writeClassPart(of object: ArchivedObject, level: Int, into e: inout JSONEmitter) {
+            if exporter.omitsDefaultMembers {
+                return writeCompactClassPart(of: object, level: level, into: &e)
+            }
             if let archivedClass = object.archivedClass {
                 let id = ObjectIdentifier(archivedClass)
                 for recent in recentClasses where recent.id == id {
@@ -289,6 +320,59 @@ extension KeyedArchiveJSONExporter {
                 let slot = classSlot(name)
                 classCounts[slot] += 1
                 inlineParts.append((name, keepPart(start, of: e), slot))
+            }
+        }
+
+        /// The class part without default members: nothing for an inline object (its kind
+        /// says its class); the class described in full by the first object of each class
+        /// description, and then `classUID` alone, which is the part kept for the others.
+        mutating func writeCompactClassPart(of object: ArchivedObject, level: Int, into e: inout JSONEmitter) {
+            guard let archivedClass = object.archivedClass else {
+                let name = object.className
+                for part in inlineParts where part.name == name {
+                    classCounts[part.slot] += 1
+                    return
+                }
+                let slot = classSlot(name)
+                classCounts[slot] += 1
+                inlineParts.append((name, 0..<0, slot))
+                return
+            }
+            // By class UID, which is what a reader of the compact form goes by.
+            let uid = archivedClass.uid
+            for recent in recentCompactParts where recent.uid == uid {
+                classCounts[recent.slot] += 1
+                return appendPart(recent.range, into: &e)
+            }
+            let known: (range: Range<Int>, slot: Int)
+            if let part = compactParts[uid] {
+                known = part
+                appendPart(part.range, into: &e)
+            } else {
+                e.writeKey("class", first: false, level: level)
+                e.writeString(archivedClass.name)
+                if archivedClass.readableName != archivedClass.name {
+                    e.writeKey("readableClass", first: false, level: level)
+                    e.writeString(archivedClass.readableName)
+                }
+                e.writeKey("classChain", first: false, level: level)
+                Self.writeStrings(archivedClass.chain, level: level, into: &e)
+                if !archivedClass.hints.isEmpty {
+                    e.writeKey("classHints", first: false, level: level)
+                    Self.writeStrings(archivedClass.hints, level: level, into: &e)
+                }
+                let start = e.out.length
+                e.writeKey("classUID", first: false, level: level)
+                e.out.appendDecimal(uid)
+                known = (keepPart(start, of: e), classSlot(archivedClass.name))
+                compactParts[uid] = known
+            }
+            classCounts[known.slot] += 1
+            if recentCompactParts.count < 8 {
+                recentCompactParts.append((uid, known.range, known.slot))
+            } else {
+                recentCompactParts[nextRecent] = (uid, known.range, known.slot)
+                nextRecent = (nextRecent + 1) % 8
             }
         }
 
@@ -412,9 +496,22 @@ extension KeyedArchiveJSONExporter {
         /// `KeyedArchive.isoText(date)` as a JSON string; whole seconds are written digit by digit.
         static func writeISOText(_ date: Date, into e: inout JSONEmitter) {
             let t = date.timeIntervalSinceReferenceDate
-            // The range and the whole-second test of `isoText`; anything else takes its path.
-            guard PropertyListDateRange.contains(t), t == t.rounded(.down) else {
+            // The range of `isoText`; anything else takes its path.
+            guard PropertyListDateRange.contains(t) else {
                 return e.writeString(KeyedArchive.isoText(date))
+            }
+            // `fractionText`: the fraction rounded to six digits, trailing zeros dropped.
+            // `%.6f` rounds the exact binary value; the product below is within an ulp of it,
+            // so only a product near a half could round the other way: those take its path.
+            var micros = 0
+            let fraction = t - t.rounded(.down)
+            if fraction != 0 {
+                let scaled = fraction * 1_000_000
+                guard abs(scaled - scaled.rounded(.down) - 0.5) > 1e-6 else {
+                    return e.writeString(KeyedArchive.isoText(date))
+                }
+                micros = Int(scaled.rounded())
+                if micros == 1_000_000 { micros = 0 }
             }
             // The range keeps the year within four digits.
             let g = GregorianDateTime(secondsSinceReferenceDate: t)
@@ -431,6 +528,16 @@ extension KeyedArchiveJSONExporter {
             e.out.appendZeroPaddedUnchecked(g.minute, width: 2)
             e.out.appendUnchecked(UInt8(ascii: ":"))
             e.out.appendZeroPaddedUnchecked(g.second, width: 2)
+            if micros > 0 {
+                var digits = 6
+                while micros % 10 == 0 {
+                    micros /= 10
+                    digits -= 1
+                }
+                e.out.reserve(10)
+                e.out.appendUnchecked(UInt8(ascii: "."))
+                e.out.appendZeroPaddedUnchecked(micros, width: digits)
+            }
             e.out.appendUnchecked(UInt8(ascii: "Z"))
             e.out.appendUnchecked(UInt8(ascii: "\""))
         }
@@ -448,6 +555,19 @@ extension KeyedArchiveJSONExporter {
             case .dictionary(let keys, let values):
                 try writePairs(keys, values, level: level, into: &e)
             case .object: e.out.append("null")
+            case .uuid(let uuid):
+                e.writeString(uuid.uppercaseText)
+            case .url(let base, let relative):
+                // `{"base", "relative", "absolute"}`, as `content(_:in:)` gives it.
+                e.out.append(UInt8(ascii: "{"))
+                e.writeKey("base", first: true, level: level + 1)
+                try writeValue(base, level: level + 1, into: &e)
+                e.writeKey("relative", first: false, level: level + 1)
+                try writeValue(relative, level: level + 1, into: &e)
+                e.writeKey("absolute", first: false, level: level + 1)
+                if let absolute = archive.absoluteURLString(of: object) { e.writeString(absolute) } else { e.out.append("null") }
+                e.newline(level)
+                e.out.append(UInt8(ascii: "}"))
             default:
                 try e.write(exporter.content(object, in: archive), level: level)
             }
@@ -540,6 +660,14 @@ extension KeyedArchiveJSONExporter {
                 e.out.append(UInt8(ascii: "{"))
                 e.writeKey("$date", first: true, level: level + 1)
                 writeReal(d.timeIntervalSinceReferenceDate, level: level + 1, into: &e)
+                e.newline(level)
+                e.out.append(UInt8(ascii: "}"))
+            case .data(let d):
+                // `{"$data": base64}`: the emitter's base64, with `/` as is (the exporter writes
+                // without escaping slashes), which is `base64EncodedString()`.
+                e.out.append(UInt8(ascii: "{"))
+                e.writeKey("$data", first: true, level: level + 1)
+                e.writeData(d, level: level + 1)
                 e.newline(level)
                 e.out.append(UInt8(ascii: "}"))
             default:

@@ -94,10 +94,11 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
     /// Identifies and, for plists and JSON, parses once: `identify` and `expand` share it.
     static func inspect(_ data: Data, options: PropertyListReadOptions, archiveOptions: KeyedArchiveReadOptions? = nil,
                         decodesArchive: Bool = false) -> (payload: NestedPayload?, content: Content?) {
+        guard mayHoldPayload(data) else { return (nil, nil) }
         if let binary = magic(data) { return (binary, nil) }
         let reader = PropertyListReader(options: options)
         // `bplist`, or `<?xml`, `<!DOCTYPE` or `<plist` in any of the encodings XML allows.
-        let detected = data.starts(with: Self.bplist) ? .binary : PropertyListFormat.detect(data.prefix(64))
+        let detected = data.starts(with: Self.bplist) ? .binary : PropertyListFormat.detect(data)
         if let format = detected, format == .binary || format == .xml {
             guard let value = try? reader.read(data, as: format) else { return (nil, nil) }
             guard KeyedArchive.isKeyedArchive(value) else { return (.propertyList(format), .propertyList(value, format: format)) }
@@ -116,6 +117,24 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
     }
 
     static let bplist = Array("bplist".utf8)
+
+    /// Whether `data` starts as some payload could: the first byte of each signature `magic`
+    /// knows (PNG 0x89, JPEG 0xFF, GIF `G`, PDF `%`, gzip 0x1F, zlib 0x78), of a plist (`b`,
+    /// `<`, a byte-order mark's 0xEF, 0xFE, 0xFF or 0x00, whitespace) or of JSON (`{`, `[`), or
+    /// HEIC's `ftyp` at byte 4. Most data (digests, tokens, small blobs) fails this at its
+    /// first byte, and is then identified as nothing without the checks below.
+    /// A signature added to `magic` must be added here.
+    static func mayHoldPayload(_ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            guard let first = raw.first else { return false }
+            switch first {
+            case 0x89, 0xFF, 0x47, 0x25, 0x1F, 0x78, 0x62, 0x3C, 0xEF, 0xFE, 0x00, 0x20, 0x09, 0x0A, 0x0D, 0x7B, 0x5B:
+                return true
+            default:
+                return raw.count >= 8 && raw[4] == 0x66 && raw[5] == 0x74 && raw[6] == 0x79 && raw[7] == 0x70
+            }
+        }
+    }
 
     /// Formats known by their first bytes alone, named by the one sniffer every verb uses.
     static func magic(_ data: Data) -> NestedPayload? {

@@ -259,7 +259,7 @@ public struct JSONEmitter: ~Copyable {
         }
     }
 
-    private mutating func writeData(_ data: Data, level: Int) {
+    public mutating func writeData(_ data: Data, level: Int) {
         switch options.dataEncodingStrategy {
         case .deferredToData:
             guard !data.isEmpty else { return writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }

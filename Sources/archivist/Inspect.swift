@@ -13,10 +13,12 @@ extension Archivist {
                 its class, shared objects as → #UID, cycles as ↺ #UID, data labelled with what it \
                 holds (plist, archive, JSON, PNG…), then the classes and their counts. Colors are \
                 used only when standard output is a terminal and NO_COLOR is unset. json gives \
-                the typed tree losslessly (its schema is in the README); dot gives a Graphviz \
-                graph; html gives one self-contained page with the object graph as a collapsible \
-                tree (shared objects link to their first appearance, cycles are marked, colors \
-                shown as swatches, images inline). Exits 1 when FILE is not a readable keyed archive.
+                the typed tree losslessly (its schema is in the README), compact and without \
+                members at their default value unless --pretty (or a terminal) and --all-members; \
+                dot gives a Graphviz graph; html gives one self-contained page with the object \
+                graph as a collapsible tree (shared objects link to their first appearance, cycles \
+                are marked, colors shown as swatches, images inline). Exits 1 when FILE is not a \
+                readable keyed archive.
                 """
         )
 
@@ -39,6 +41,12 @@ extension Archivist {
         @Option(help: ArgumentHelp("The $top key of the root object (default: root).", valueName: "KEY"))
         var top: String?
 
+        @Flag(help: "Indent the JSON (the default on a terminal; compact otherwise).")
+        var pretty = false
+
+        @Flag(help: "Write every member of the JSON schema, default values and summaries included.")
+        var allMembers = false
+
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
@@ -59,7 +67,11 @@ extension Archivist {
                         KeyedArchiveTreePrinter(usesColors: output == nil && Terminal.colorsEnabled(), nested: nested).write(archive) { sink.write($0) }
                     case .json:
                         do throws(PropertyListError) {
-                            try KeyedArchiveJSONExporter(nested: nested).write(archive) { sink.write($0) }
+                            // Compact for pipes and files: a large archive's JSON is then a third of
+                            // the indented, fully spelled form.
+                            let exporter = KeyedArchiveJSONExporter(nested: nested, prettyPrinted: pretty || ((output ?? "-") == "-" && isatty(STDOUT_FILENO) == 1),
+                                                                    omitsDefaultMembers: !allMembers)
+                            try exporter.write(archive) { sink.write($0) }
                         } catch {
                             throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
                         }
