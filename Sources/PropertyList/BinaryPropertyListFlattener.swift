@@ -11,24 +11,13 @@ struct BinaryPropertyListFlattener {
 
     var slots: [Slot] = []
     var refs: [Int] = []
-    // One table per kind: hashing a String or an Int64 directly is much cheaper than hashing
-    // the enum, and CF never unifies values of different kinds anyway.
-    var strings: [LiteralString: Int] = [:]
-    var integers: [PropertyListInteger: Int] = [:]
-    var reals: [UInt64: Int] = [:]
-    var dates: [UInt64: Int] = [:]
-    var datas: [Data: Int] = [:]
-    var uids: [UInt64: Int] = [:]
-    var others: [PropertyListValue: Int] = [:]
-
-    /// The index of an equal scalar already in the table, or a new one for `value`.
-    static func uniqued<K: Hashable>(_ key: K, in table: inout [K: Int], slots: inout [Slot], _ value: PropertyListValue) -> Int {
-        if let existing = table[key] { return existing }
-        let index = slots.count
-        slots.append(.scalar(value))
-        table[key] = index
-        return index
-    }
+    /// Equal scalars, stored once (CF never unifies values of different kinds).
+    var scalars = ScalarIndex()
+    /// The keys arrays flattened most recently, with their objects' indexes: dictionaries of
+    /// one shape share one keys array (the readers see to it), whose keys then need no
+    /// hashing again.
+    var recentKeys: [(keys: [PropertyListValue], refs: [Int])] = []
+    var nextRecent = 0
 
     @discardableResult
     mutating func flatten(_ value: PropertyListValue) -> Int {
@@ -52,20 +41,41 @@ struct BinaryPropertyListFlattener {
             slots.append(.collection(marker: 0, refsStart: 0, count: 0))
             var children: [Int] = []
             children.reserveCapacity(d.count * 2)
-            for k in d.keys { children.append(flatten(k)) }
+            children.append(contentsOf: keyRefs(d.keys))
             for v in d.values { children.append(flatten(v)) }
             let start = refs.count
             refs.append(contentsOf: children)
             slots[index] = .collection(marker: 0xD, refsStart: start, count: d.count)
             return index
-        case .string(let v): return Self.uniqued(LiteralString(v), in: &strings, slots: &slots, value)
-        case .integer(let v): return Self.uniqued(v, in: &integers, slots: &slots, value)
-        case .real(let v): return Self.uniqued(v.bitPattern, in: &reals, slots: &slots, value)
-        case .date(let v): return Self.uniqued(v.timeIntervalSinceReferenceDate.bitPattern, in: &dates, slots: &slots, value)
-        case .data(let v): return Self.uniqued(v, in: &datas, slots: &slots, value)
-        case .uid(let v): return Self.uniqued(v, in: &uids, slots: &slots, value)
-        case .bool, .null, .invalidUTF16String: return Self.uniqued(value, in: &others, slots: &slots, value)
+        default:
+            return scalars.index(of: value, in: &slots)
         }
+    }
+
+    /// The object indexes of a dictionary's keys: from the recent ones when it has the same
+    /// keys array. Keys are scalars (a collection key is flattened like any value), so the
+    /// same keys flattened again would give the same indexes.
+    mutating func keyRefs(_ keys: [PropertyListValue]) -> [Int] {
+        for recent in recentKeys where Self.sameStorage(recent.keys, keys) { return recent.refs }
+        var out: [Int] = []
+        out.reserveCapacity(keys.count)
+        var scalarsOnly = true
+        for k in keys {
+            if k.isCollection { scalarsOnly = false }
+            out.append(flatten(k))
+        }
+        guard scalarsOnly else { return out }
+        if recentKeys.count < 4 {
+            recentKeys.append((keys, out))
+        } else {
+            recentKeys[nextRecent] = (keys, out)
+            nextRecent = (nextRecent + 1) % 4
+        }
+        return out
+    }
+
+    static func sameStorage(_ a: [PropertyListValue], _ b: [PropertyListValue]) -> Bool {
+        a.count == b.count && a.withUnsafeBufferPointer { x in b.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress } }
     }
 
     /// The smallest of CF's widths (1, 2, 4, 8 bytes) that holds `value`.
@@ -77,32 +87,132 @@ struct BinaryPropertyListFlattener {
     }
 
     func serialize() -> Data {
-        var out = BinaryPropertyListOutput()
-        out.bytes.reserveCapacity(slots.count * 8 + refs.count * 2 + 64)
-        out.append(contentsOf: "bplist00".utf8)
+        var out = BinaryPropertyListOutput(capacity: slots.count * 10 + refs.count * 2 + 64)
+        out.bytes.append("bplist00")
         let refSize = Self.width(for: slots.count - 1)
         var offsets: [Int] = []
         offsets.reserveCapacity(slots.count)
-        for slot in slots {
-            offsets.append(out.bytes.count)
-            switch slot {
-            case .scalar(let v): out.writeScalar(v)
-            case .collection(let marker, let start, let count):
-                out.writeHeader(marker, count: count)
-                let total = marker == 0xD ? count * 2 : count
-                for i in start..<start + total { out.writeBigEndian(UInt64(refs[i]), size: refSize) }
+        refs.withUnsafeBufferPointer { refs in
+            for slot in slots {
+                offsets.append(out.bytes.length)
+                switch slot {
+                case .scalar(let v): out.writeScalar(v)
+                case .collection(let marker, let start, let count):
+                    out.writeHeader(marker, count: count)
+                    let total = marker == 0xD ? count * 2 : count
+                    out.bytes.reserve(total * refSize)
+                    for i in start..<start + total { out.writeBigEndianUnchecked(UInt64(refs[i]), size: refSize) }
+                }
             }
         }
-        let tableOffset = out.bytes.count
+        let tableOffset = out.bytes.length
         let offsetSize = Self.width(for: tableOffset)
-        for o in offsets { out.writeBigEndian(UInt64(o), size: offsetSize) }
+        out.bytes.reserve(offsets.count * offsetSize + 32)
+        for o in offsets { out.writeBigEndianUnchecked(UInt64(o), size: offsetSize) }
         // Trailer: 5 unused bytes, sort version, offset size, ref size, count, top, table offset.
-        out.append(contentsOf: [0, 0, 0, 0, 0, 0])
+        out.bytes.append(repeating: 0, count: 6)
         out.bytes.append(UInt8(offsetSize))
         out.bytes.append(UInt8(refSize))
         out.writeBigEndian(UInt64(slots.count), size: 8)
         out.writeBigEndian(0, size: 8)
         out.writeBigEndian(UInt64(tableOffset), size: 8)
-        return Data(out.bytes)
+        return out.finish()
+    }
+}
+
+/// Scalars already in the table, found by a hash of their bytes: open addressing over slot
+/// indexes, each candidate confirmed by comparing values as CF unifies them (strings by their
+/// code points, reals and dates by their bits, data by its bytes).
+struct ScalarIndex {
+    /// Slot indexes, -1 for an empty place; the size is a power of two, at most half full.
+    var table = [Int](repeating: -1, count: 1024)
+    var hashes = [UInt64](repeating: 0, count: 1024)
+    var count = 0
+
+    /// The index of a scalar equal to `value` in `slots`, or of `value` appended there.
+    mutating func index(of value: PropertyListValue, in slots: inout [BinaryPropertyListFlattener.Slot]) -> Int {
+        let hash = Self.hash(value)
+        let mask = table.count - 1
+        var at = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let slot = table[at]
+            if slot < 0 { break }
+            if hashes[at] == hash, case .scalar(let existing) = slots[slot], Self.unifies(existing, value) { return slot }
+            at = (at + 1) & mask
+        }
+        let index = slots.count
+        slots.append(.scalar(value))
+        table[at] = index
+        hashes[at] = hash
+        count += 1
+        if count * 2 > table.count { grow() }
+        return index
+    }
+
+    mutating func grow() {
+        let old = (table, hashes)
+        table = [Int](repeating: -1, count: old.0.count * 2)
+        hashes = [UInt64](repeating: 0, count: old.0.count * 2)
+        let mask = table.count - 1
+        for i in old.0.indices where old.0[i] >= 0 {
+            var at = Int(truncatingIfNeeded: old.1[i]) & mask
+            while table[at] >= 0 { at = (at + 1) & mask }
+            table[at] = old.0[i]
+            hashes[at] = old.1[i]
+        }
+    }
+
+    /// Whether CF stores `a` and `b` as one object: the same kind and the same value, strings
+    /// compared code point by code point.
+    static func unifies(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): literallyEqual(x, y)
+        case (.integer(let x), .integer(let y)): x == y
+        case (.real(let x), .real(let y)): x.bitPattern == y.bitPattern
+        case (.date(let x), .date(let y)): x.timeIntervalSinceReferenceDate.bitPattern == y.timeIntervalSinceReferenceDate.bitPattern
+        case (.data(let x), .data(let y)): x == y
+        case (.uid(let x), .uid(let y)): x == y
+        case (.bool, .bool), (.null, .null), (.invalidUTF16String, .invalidUTF16String): a == b
+        default: false
+        }
+    }
+
+    /// A 64-bit hash of a scalar's kind and bytes: multiply-and-fold over 8 bytes at a time.
+    static func hash(_ value: PropertyListValue) -> UInt64 {
+        switch value {
+        case .string(var s): return s.withUTF8 { bytes(UnsafeRawBufferPointer($0), seed: 1) }
+        case .integer(let i): return mix(mix(2, UInt64(bitPattern: i.high)), i.low)
+        case .real(let r): return mix(3, r.bitPattern)
+        case .date(let d): return mix(4, d.timeIntervalSinceReferenceDate.bitPattern)
+        case .data(let d): return d.withUnsafeBytes { bytes($0, seed: 5) }
+        case .uid(let u): return mix(6, u)
+        case .bool(let b): return mix(7, b ? 1 : 0)
+        case .null: return mix(8, 0)
+        case .invalidUTF16String(let units): return units.withUnsafeBytes { bytes($0, seed: 9) }
+        case .array, .set, .dictionary: return 0
+        }
+    }
+
+    @inline(__always)
+    static func mix(_ h: UInt64, _ v: UInt64) -> UInt64 {
+        let m = (h ^ v).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+        return m.high ^ m.low
+    }
+
+    static func bytes(_ b: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+        var h = mix(seed, UInt64(b.count))
+        var i = 0
+        while i + 8 <= b.count {
+            h = mix(h, b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < b.count {
+            tail |= UInt64(b[i]) << shift
+            shift += 8
+            i += 1
+        }
+        return mix(h, tail)
     }
 }

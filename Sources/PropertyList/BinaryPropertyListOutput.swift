@@ -1,17 +1,37 @@
 import Foundation
 
 /// A growing byte buffer with the encodings of each scalar.
-struct BinaryPropertyListOutput {
-    var bytes: [UInt8] = []
+struct BinaryPropertyListOutput: ~Copyable {
+    var bytes: OutputBuffer
 
-    mutating func append(contentsOf s: some Sequence<UInt8>) { bytes.append(contentsOf: s) }
+    init(capacity: Int) {
+        bytes = OutputBuffer(capacity: capacity)
+    }
+
+    consuming func finish() -> Data {
+        bytes.data()
+    }
 
     @inline(__always)
     mutating func writeBigEndian(_ v: UInt64, size: Int) {
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift)))
-            shift -= 8
+        bytes.reserve(size)
+        writeBigEndianUnchecked(v, size: size)
+    }
+
+    /// `size` bytes of `v`, most significant first, after `reserve` made room.
+    @inline(__always)
+    mutating func writeBigEndianUnchecked(_ v: UInt64, size: Int) {
+        switch size {
+        case 1: bytes.appendUnchecked(UInt8(truncatingIfNeeded: v))
+        case 2: withUnsafeBytes(of: UInt16(truncatingIfNeeded: v).bigEndian) { if let p = $0.baseAddress { bytes.appendUnchecked(p, count: 2) } }
+        case 4: withUnsafeBytes(of: UInt32(truncatingIfNeeded: v).bigEndian) { if let p = $0.baseAddress { bytes.appendUnchecked(p, count: 4) } }
+        case 8: withUnsafeBytes(of: v.bigEndian) { if let p = $0.baseAddress { bytes.appendUnchecked(p, count: 8) } }
+        default:
+            var shift = (size - 1) * 8
+            while shift >= 0 {
+                bytes.appendUnchecked(UInt8(truncatingIfNeeded: v >> UInt64(shift)))
+                shift -= 8
+            }
         }
     }
 
@@ -58,14 +78,19 @@ struct BinaryPropertyListOutput {
             writeBigEndian(d.timeIntervalSinceReferenceDate.bitPattern, size: 8)
         case .data(let d):
             writeHeader(0x4, count: d.count)
-            d.withUnsafeBytes { bytes.append(contentsOf: $0) }
+            d.withUnsafeBytes { bytes.append($0) }
         case .string(var s):
             // ASCII when every byte is, as CF chooses; otherwise UTF-16BE.
-            let isASCII = s.withUTF8 { utf8 in utf8.allSatisfy { $0 < 0x80 } }
+            let isASCII = s.withUTF8 { utf8 in
+                var high: UInt8 = 0
+                for b in utf8 { high |= b }
+                return high < 0x80
+            }
             if isASCII {
-                let count = s.utf8.count
-                writeHeader(0x5, count: count)
-                s.withUTF8 { bytes.append(contentsOf: $0) }
+                s.withUTF8 { utf8 in
+                    writeHeader(0x5, count: utf8.count)
+                    bytes.append(UnsafeRawBufferPointer(utf8))
+                }
             } else {
                 writeUTF16(Array(s.utf16))
             }
@@ -82,9 +107,7 @@ struct BinaryPropertyListOutput {
 
     mutating func writeUTF16(_ units: [UInt16]) {
         writeHeader(0x6, count: units.count)
-        for u in units {
-            bytes.append(UInt8(u >> 8))
-            bytes.append(UInt8(u & 0xFF))
-        }
+        bytes.reserve(units.count * 2)
+        for u in units { writeBigEndianUnchecked(UInt64(u), size: 2) }
     }
 }

@@ -15,27 +15,30 @@ enum XMLBase64 {
     /// Appends `bytes` the way CF's `_XMLPlistAppendDataUsingBase64` does: padded base64 cut into
     /// lines of `76 - 8 * indent` characters, each indented with `indent` tabs (at most 8), because
     /// CF counts a tab as 8 columns of a 76-column line.
-    static func appendEncoded(_ bytes: UnsafeRawBufferPointer, indent: Int, to out: inout [UInt8]) {
+    static func appendEncoded(_ bytes: UnsafeRawBufferPointer, indent: Int, to out: inout OutputBuffer) {
         let indent = min(indent, 8)
         let groupsPerLine = (76 - 8 * indent) / 4
         let groupCount = (bytes.count + 2) / 3
-        out.reserveCapacity(out.count + groupCount * 4 + (groupCount / groupsPerLine + 1) * (indent + 1))
+        let lines = groupCount / groupsPerLine + 1
+        out.reserve(groupCount * 4 + lines * (indent + 1))
         alphabet.withUnsafeBufferPointer { table in
             var inLine = 0
             for g in 0..<groupCount {
-                if inLine == 0 { out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: indent)) }
+                if inLine == 0 {
+                    for _ in 0..<indent { out.appendUnchecked(UInt8(ascii: "\t")) }
+                }
                 let i = 3 * g
                 let remaining = bytes.count - i
                 let b0 = Int(bytes[i])
                 let b1 = remaining > 1 ? Int(bytes[i + 1]) : 0
                 let b2 = remaining > 2 ? Int(bytes[i + 2]) : 0
-                out.append(table[b0 >> 2])
-                out.append(table[(b0 & 0x03) << 4 | b1 >> 4])
-                out.append(remaining > 1 ? table[(b1 & 0x0F) << 2 | b2 >> 6] : UInt8(ascii: "="))
-                out.append(remaining > 2 ? table[b2 & 0x3F] : UInt8(ascii: "="))
+                out.appendUnchecked(table[b0 >> 2])
+                out.appendUnchecked(table[(b0 & 0x03) << 4 | b1 >> 4])
+                out.appendUnchecked(remaining > 1 ? table[(b1 & 0x0F) << 2 | b2 >> 6] : UInt8(ascii: "="))
+                out.appendUnchecked(remaining > 2 ? table[b2 & 0x3F] : UInt8(ascii: "="))
                 inLine += 1
                 if inLine == groupsPerLine || g == groupCount - 1 {
-                    out.append(UInt8(ascii: "\n"))
+                    out.appendUnchecked(UInt8(ascii: "\n"))
                     inLine = 0
                 }
             }

@@ -72,7 +72,7 @@ enum XMLDateFormat {
     /// floating-point steps (so a time a hair below a minute prints second `60`, as CF does).
     ///
     /// - Returns: false when the date is not finite or too far out for CF's arithmetic to be exact.
-    static func append(_ date: Date, to out: inout [UInt8]) -> Bool {
+    static func append(_ date: Date, to out: inout OutputBuffer) -> Bool {
         let at = date.timeIntervalSinceReferenceDate
         guard at.isFinite, writableRange.contains(at) else { return false }
         let absolute = Int64((at / 86400.0).rounded(.down))
@@ -110,17 +110,11 @@ enum XMLDateFormat {
         return result
     }
 
-    private static func appendPadded(_ value: Int64, width: Int, to out: inout [UInt8]) {
+    private static func appendPadded(_ value: Int64, width: Int, to out: inout OutputBuffer) {
         var digitCount = 1
         var rest = value / 10
         while rest > 0 { digitCount += 1; rest /= 10 }
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: max(width, digitCount)))
-        var v = value
-        var k = out.count - 1
-        while v > 0 {
-            out[k] = UInt8(ascii: "0") + UInt8(v % 10)
-            v /= 10
-            k -= 1
-        }
+        out.append(repeating: UInt8(ascii: "0"), count: max(width, digitCount) - digitCount)
+        out.appendDecimal(UInt64(value))
     }
 }

@@ -17,29 +17,76 @@ public struct XMLPropertyListWriter: Sendable {
     ///   strings with lone surrogates, non-string dictionary keys, and dates that are not finite.
     public func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
         var emitter = Emitter()
-        emitter.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n")
+        emitter.out.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n")
         try emitter.emitTree(value)
-        emitter.append("</plist>\n")
-        return Data(emitter.out)
+        emitter.out.append("</plist>\n")
+        return emitter.finish()
+    }
+
+    /// The keys of a dictionary in CF's order, with each key's `<key>…</key>` line (without its
+    /// indentation) rendered once. Dictionaries of one shape share their keys array (the
+    /// readers see to it), so an array of records sorts and escapes its keys once.
+    final class SortedKeys {
+        /// The keys array this was made from, kept so that its storage identifies it.
+        let keys: [PropertyListValue]
+        /// Entry indexes in writing order.
+        let order: [Int]
+        /// The key strings, by entry index (for error paths).
+        let names: [String]
+        /// `<key>…</key>\n` for each position of `order`, as ranges of `text`.
+        let lines: [Range<Int>]
+        let text: [UInt8]
+
+        init(keys: [PropertyListValue], names: [String]) {
+            self.keys = keys
+            self.names = names
+            // CF sorts keys with CFStringCompare, which orders UTF-16 code units.
+            order = names.indices.sorted { a, b in
+                let c = Emitter.compareUTF16(names[a], names[b])
+                return c != 0 ? c < 0 : a < b
+            }
+            var text: [UInt8] = []
+            var lines: [Range<Int>] = []
+            for i in order {
+                let start = text.count
+                text.append(contentsOf: "<key>".utf8)
+                Emitter.appendEscaped(names[i], to: &text)
+                text.append(contentsOf: "</key>\n".utf8)
+                lines.append(start..<text.count)
+            }
+            self.lines = lines
+            self.text = text
+        }
+
+        /// Whether `keys` is the array this was made from.
+        func matches(_ keys: [PropertyListValue]) -> Bool {
+            keys.count == self.keys.count && keys.withUnsafeBufferPointer { a in
+                self.keys.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+            }
+        }
     }
 
     /// The output buffer and the walk over the tree, done with an explicit stack so that any depth can be written.
-    private struct Emitter {
-        var out: [UInt8] = []
+    private struct Emitter: ~Copyable {
+        var out = OutputBuffer(capacity: 1 << 16)
 
-        /// An open array or dictionary: its children in writing order and the next one to write.
+        /// An open array or dictionary and the next child to write.
         private struct Open {
+            /// An array's elements, or a dictionary's values in entry order.
             var children: [PropertyListValue]
-            /// The keys of a dictionary, sorted as CF sorts them; nil for an array.
-            var keys: [String]?
+            /// A dictionary's keys in writing order; nil for an array.
+            var keys: SortedKeys?
             var next = 0
             var indent: Int
         }
 
         private var open: [Open] = []
+        /// The key orders met most recently.
+        private var recentKeys: [SortedKeys] = []
+        private var nextRecent = 0
 
-        init() {
-            out.reserveCapacity(4096)
+        consuming func finish() -> Data {
+            out.data()
         }
 
         mutating func emitTree(_ root: PropertyListValue) throws(PropertyListError) {
@@ -49,7 +96,7 @@ public struct XMLPropertyListWriter: Sendable {
                 let index = open[top].next
                 guard index < open[top].children.count else {
                     tabs(open[top].indent)
-                    append(open[top].keys == nil ? "</array>\n" : "</dict>\n")
+                    if open[top].keys == nil { out.append("</array>\n") } else { out.append("</dict>\n") }
                     open.removeLast()
                     continue
                 }
@@ -57,11 +104,12 @@ public struct XMLPropertyListWriter: Sendable {
                 let indent = open[top].indent + 1
                 if let keys = open[top].keys {
                     tabs(indent)
-                    append("<key>")
-                    appendEscaped(keys[index])
-                    append("</key>\n")
+                    let line = keys.lines[index]
+                    keys.text.withUnsafeBufferPointer { out.append(UnsafeBufferPointer(rebasing: $0[line])) }
+                    try emit(open[top].children[keys.order[index]], indent: indent)
+                } else {
+                    try emit(open[top].children[index], indent: indent)
                 }
-                try emit(open[top].children[index], indent: indent)
             }
         }
 
@@ -70,68 +118,55 @@ public struct XMLPropertyListWriter: Sendable {
             tabs(indent)
             switch value {
             case .string(let s):
-                append("<string>")
+                out.append("<string>")
                 appendEscaped(s)
-                append("</string>\n")
+                out.append("</string>\n")
             case .integer(let i):
-                append("<integer>")
+                out.append("<integer>")
                 appendInteger(i)
-                append("</integer>\n")
+                out.append("</integer>\n")
             case .real(let r):
-                append("<real>")
+                out.append("<real>")
                 appendReal(r)
-                append("</real>\n")
+                out.append("</real>\n")
             case .bool(let b):
-                append(b ? "<true/>\n" : "<false/>\n")
+                if b { out.append("<true/>\n") } else { out.append("<false/>\n") }
             case .date(let d):
-                append("<date>")
+                out.append("<date>")
                 guard XMLDateFormat.append(d, to: &out) else {
                     throw unrepresentable("the date \(d.timeIntervalSinceReferenceDate) is not finite or too far from 2001 to be written in XML")
                 }
-                append("</date>\n")
+                out.append("</date>\n")
             case .data(let d):
-                append("<data>\n")
+                out.append("<data>\n")
                 d.withUnsafeBytes { XMLBase64.appendEncoded($0, indent: indent, to: &out) }
                 tabs(indent)
-                append("</data>\n")
+                out.append("</data>\n")
             case .uid(let u):
-                append("<dict>\n")
+                out.append("<dict>\n")
                 tabs(indent + 1)
-                append("<key>CF$UID</key>\n")
+                out.append("<key>CF$UID</key>\n")
                 tabs(indent + 1)
-                append("<integer>")
-                appendDecimal(u, negative: false)
-                append("</integer>\n")
+                out.append("<integer>")
+                out.appendDecimal(u)
+                out.append("</integer>\n")
                 tabs(indent)
-                append("</dict>\n")
+                out.append("</dict>\n")
             case .array(let children), .set(let children):
                 guard !children.isEmpty else {
-                    append("<array/>\n")
+                    out.append("<array/>\n")
                     return
                 }
-                append("<array>\n")
+                out.append("<array>\n")
                 open.append(Open(children: children, keys: nil, indent: indent))
             case .dictionary(let dictionary):
                 guard !dictionary.isEmpty else {
-                    append("<dict/>\n")
+                    out.append("<dict/>\n")
                     return
                 }
-                append("<dict>\n")
-                var keys: [String] = []
-                keys.reserveCapacity(dictionary.count)
-                for key in dictionary.keys {
-                    guard case .string(let s) = key else {
-                        throw unrepresentable("a dictionary key of type \(key.typeName) cannot be written in XML")
-                    }
-                    keys.append(s)
-                }
-                // CF sorts keys with CFStringCompare, which orders UTF-16 code units.
-                let order = keys.indices.sorted { a, b in
-                    let c = Self.compareUTF16(keys[a], keys[b])
-                    return c != 0 ? c < 0 : a < b
-                }
-                let values = dictionary.values
-                open.append(Open(children: order.map { values[$0] }, keys: order.map { keys[$0] }, indent: indent))
+                out.append("<dict>\n")
+                let keys = try sortedKeys(dictionary.keys)
+                open.append(Open(children: dictionary.values, keys: keys, indent: indent))
             case .invalidUTF16String:
                 throw unrepresentable("a string with lone UTF-16 surrogates cannot be written in XML")
             case .null:
@@ -139,113 +174,121 @@ public struct XMLPropertyListWriter: Sendable {
             }
         }
 
-        // MARK: Scalars
-
-        mutating func append(_ s: StaticString) {
-            out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        /// The writing order of a dictionary's keys, from the recent ones when it has the
+        /// same keys array.
+        private mutating func sortedKeys(_ keys: [PropertyListValue]) throws(PropertyListError) -> SortedKeys {
+            for recent in recentKeys where recent.matches(keys) { return recent }
+            var names: [String] = []
+            names.reserveCapacity(keys.count)
+            for key in keys {
+                guard case .string(let s) = key else {
+                    throw unrepresentable("a dictionary key of type \(key.typeName) cannot be written in XML")
+                }
+                names.append(s)
+            }
+            let sorted = SortedKeys(keys: keys, names: names)
+            if recentKeys.count < 8 {
+                recentKeys.append(sorted)
+            } else {
+                recentKeys[nextRecent] = sorted
+                nextRecent = (nextRecent + 1) % 8
+            }
+            return sorted
         }
+
+        // MARK: Scalars
 
         /// Indentation stops growing past this depth: CF indents without limit, which makes a
         /// document of 100,000 nested arrays 10 GB of tabs. CF cannot read anything nested that
         /// deep back, so no file Foundation round-trips is affected.
         static let maximumIndentation = 512
 
+        @inline(__always)
         private mutating func tabs(_ n: Int) {
             let n = min(n, Self.maximumIndentation)
-            if n > 0 { out.append(contentsOf: repeatElement(UInt8(ascii: "\t"), count: n)) }
+            if n > 0 { out.append(repeating: UInt8(ascii: "\t"), count: n) }
+        }
+
+        /// Per byte: 1 when `appendEscaped` must look at it (`<`, `>`, `&`, NUL, CR, and 0xEF,
+        /// the first byte of U+FFFE and U+FFFF), 0 otherwise.
+        static let attention: [UInt8] = {
+            var table = [UInt8](repeating: 0, count: 256)
+            for b in [UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"), 0, 0x0D, 0xEF] { table[Int(b)] = 1 }
+            return table
+        }()
+
+        /// The escaped text of `string`, as `appendEscaped` writes it.
+        static func appendEscaped(_ string: String, to text: inout [UInt8]) {
+            var buffer = OutputBuffer(capacity: 64)
+            escape(string, into: &buffer)
+            let n = buffer.length
+            text.append(contentsOf: buffer.bytes(0..<n))
         }
 
         /// Escapes `<`, `>` and `&` as CF does, and writes other characters raw as CF does, except
         /// those XML parsers cannot read back raw: NUL, carriage return (every parser, libxml2
         /// and expat included, turns it into a line feed), U+FFFE and U+FFFF. Those become
         /// character references, which CF reads too.
+        @inline(__always)
         private mutating func appendEscaped(_ string: String) {
+            Self.escape(string, into: &out)
+        }
+
+        static func escape(_ string: String, into out: inout OutputBuffer) {
             var string = string
             string.withUTF8 { bytes in
-                var runStart = 0
-                var i = 0
-                while i < bytes.count {
-                    let b = bytes[i]
-                    guard b <= UInt8(ascii: ">") || b == 0xEF else {
-                        i += 1
-                        continue
+                attention.withUnsafeBufferPointer { attention in
+                    var runStart = 0
+                    var i = 0
+                    while i < bytes.count {
+                        let b = bytes[i]
+                        guard attention[Int(b)] != 0 else {
+                            i += 1
+                            continue
+                        }
+                        let replacement: StaticString
+                        var length = 1
+                        switch b {
+                        case UInt8(ascii: "<"): replacement = "&lt;"
+                        case UInt8(ascii: ">"): replacement = "&gt;"
+                        case UInt8(ascii: "&"): replacement = "&amp;"
+                        case 0: replacement = "&#0;"
+                        case 0x0D: replacement = "&#13;"
+                        case 0xEF where i + 2 < bytes.count && bytes[i + 1] == 0xBF && bytes[i + 2] == 0xBE:
+                            replacement = "&#65534;"
+                            length = 3
+                        case 0xEF where i + 2 < bytes.count && bytes[i + 1] == 0xBF && bytes[i + 2] == 0xBF:
+                            replacement = "&#65535;"
+                            length = 3
+                        default:
+                            i += 1
+                            continue
+                        }
+                        out.append(UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+                        out.append(replacement)
+                        i += length
+                        runStart = i
                     }
-                    let replacement: StaticString
-                    var length = 1
-                    switch b {
-                    case UInt8(ascii: "<"): replacement = "&lt;"
-                    case UInt8(ascii: ">"): replacement = "&gt;"
-                    case UInt8(ascii: "&"): replacement = "&amp;"
-                    case 0: replacement = "&#0;"
-                    case 0x0D: replacement = "&#13;"
-                    case 0xEF where i + 2 < bytes.count && bytes[i + 1] == 0xBF && bytes[i + 2] == 0xBE:
-                        replacement = "&#65534;"
-                        length = 3
-                    case 0xEF where i + 2 < bytes.count && bytes[i + 1] == 0xBF && bytes[i + 2] == 0xBF:
-                        replacement = "&#65535;"
-                        length = 3
-                    default:
-                        i += 1
-                        continue
-                    }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                    append(replacement)
-                    i += length
-                    runStart = i
+                    out.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
             }
         }
 
         private mutating func appendInteger(_ i: PropertyListInteger) {
             if let small = i.int64Value {
-                appendDecimal(small.magnitude, negative: small < 0)
+                out.appendDecimal(small.magnitude, negative: small < 0)
             } else {
-                out.append(contentsOf: String(i.int128Value).utf8)
-            }
-        }
-
-        private mutating func appendDecimal(_ magnitude: UInt64, negative: Bool) {
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
-                var k = 21
-                var v = magnitude
-                repeat {
-                    k -= 1
-                    buffer[k] = UInt8(ascii: "0") + UInt8(v % 10)
-                    v /= 10
-                } while v > 0
-                if negative {
-                    k -= 1
-                    buffer[k] = UInt8(ascii: "-")
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[k...]))
+                out.append(string: String(i.int128Value))
             }
         }
 
         /// CF's `__CFNumberCopyFormattingDescriptionAsFloat64`: names for NaN and the infinities,
         /// `0.0` for either zero, and `%.17g` otherwise.
         private mutating func appendReal(_ r: Double) {
-            if r.isNaN { return append("nan") }
-            if r.isInfinite { return append(r > 0 ? "+infinity" : "-infinity") }
-            if r == 0 { return append("0.0") }
-            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 40) { buffer in
-                guard let base = buffer.baseAddress else { return }
-                let length = withVaList([r]) { vsnprintf(base, 40, "%.17g", $0) }
-                guard length > 0 else { return }
-                // %g follows LC_NUMERIC; whatever the locale made of the decimal point becomes '.'.
-                var previousWasPoint = false
-                for i in 0..<min(Int(length), 39) {
-                    let b = UInt8(bitPattern: base[i])
-                    switch b {
-                    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"):
-                        out.append(b)
-                        previousWasPoint = false
-                    default:
-                        if !previousWasPoint { out.append(UInt8(ascii: ".")) }
-                        previousWasPoint = true
-                    }
-                }
-            }
+            if r.isNaN { return out.append("nan") }
+            if r.isInfinite { return r > 0 ? out.append("+infinity") : out.append("-infinity") }
+            if r == 0 { return out.append("0.0") }
+            XMLRealFormat.append(r, to: &out)
         }
 
         /// Orders two strings by UTF-16 code unit, as `CFStringCompare` without options does.
@@ -278,7 +321,7 @@ public struct XMLPropertyListWriter: Sendable {
                 // The child being written is the one just before `next`.
                 let index = container.next - 1
                 guard index >= 0 else { continue }
-                path.append(container.keys.map { $0[index] } ?? "[\(index)]")
+                path.append(container.keys.map { $0.names[$0.order[index]] } ?? "[\(index)]")
             }
             return PropertyListError(.unrepresentable, message, keyPath: path)
         }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PropertyList
+@testable @_spi(Writers) import PropertyList
 
 private func xml(_ value: PropertyListValue) throws(PropertyListError) -> String {
     String(decoding: try XMLPropertyListWriter().write(value), as: UTF8.self)
@@ -102,6 +102,61 @@ private func foundationPropertyList(_ value: PropertyListValue) -> Any {
     @Test func duplicateKeysAreAllWrittenInTheirOrder() throws {
         let value = PropertyListValue.dictionary(PropertyListDictionary([("b", 1), ("a", 2), ("b", 3)]))
         #expect(try body(value) == ["<dict>", "\t<key>a</key>", "\t<integer>2</integer>", "\t<key>b</key>", "\t<integer>1</integer>", "\t<key>b</key>", "\t<integer>3</integer>", "</dict>"])
+    }
+
+    @Test func dictionariesSharingOneKeysArrayAreEachSortedAndAnErrorNamesTheirPath() throws {
+        // The binary reader gives records of one shape one keys array; the writer sorts it once.
+        let keys: [PropertyListValue] = ["b", "a"]
+        let records = PropertyListValue.array((0..<3).map { i in
+            .dictionary(PropertyListDictionary(keys: keys, values: [.integer(PropertyListInteger(i)), .bool(i == 1)]))
+        })
+        #expect(try body(records) == ["<array>",
+                                      "\t<dict>", "\t\t<key>a</key>", "\t\t<false/>", "\t\t<key>b</key>", "\t\t<integer>0</integer>", "\t</dict>",
+                                      "\t<dict>", "\t\t<key>a</key>", "\t\t<true/>", "\t\t<key>b</key>", "\t\t<integer>1</integer>", "\t</dict>",
+                                      "\t<dict>", "\t\t<key>a</key>", "\t\t<false/>", "\t\t<key>b</key>", "\t\t<integer>2</integer>", "\t</dict>",
+                                      "</array>"])
+        let broken = PropertyListValue.array([.dictionary(PropertyListDictionary(keys: keys, values: [1, 2])),
+                                              .dictionary(PropertyListDictionary(keys: keys, values: [3, .null]))])
+        #expect(throws: PropertyListError.self) { try XMLPropertyListWriter().write(broken) }
+        do {
+            _ = try XMLPropertyListWriter().write(broken)
+        } catch {
+            #expect(error.keyPath == ["[1]", "a"])
+        }
+    }
+
+    /// `%.17g` as glibc prints it, the reference the writer's own formatting must match.
+    static func printf17g(_ r: Double) -> String {
+        String(format: "%.17g", r)
+    }
+
+    @Test func realsAreWrittenAsPrintfWritesThemWithSeventeenDigits() throws {
+        var samples: [Double] = [1, -1, 0.1, 0.5, 1.5, 100, 1e16, 1e17, 9.999999999999999e16, 123456789012345678, 1e-5, 1e-4,
+                                 0.0001234, 1e21, 1e22, 1e23, 1e-300, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+                                 4.35, 0.3, 2.5, 1.0 / 3, 2.0 / 3, 1e15 + 0.5, 9007199254740993, 0.000099999999999999991]
+        // Reals spread over every binade and of every digit count, from a fixed seed.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        for _ in 0..<100_000 {
+            let r = Double(bitPattern: next())
+            if r.isFinite, r != 0 { samples.append(r) }
+        }
+        for i in 0..<2_000 { samples.append(Double(i) / 997) }
+        var mismatches: [String] = []
+        for r in samples.flatMap({ [$0, -$0] }) {
+            var out = OutputBuffer()
+            XMLRealFormat.append(r, to: &out)
+            let ours = String(decoding: out.bytes(0..<out.length), as: UTF8.self)
+            let expected = Self.printf17g(r)
+            if ours != expected, mismatches.count < 10 { mismatches.append("\(r.bitPattern): \(ours) != \(expected)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
     }
 
     @Test func keysAreSortedByUTF16CodeUnitAsCFStringCompareSortsThem() throws {
