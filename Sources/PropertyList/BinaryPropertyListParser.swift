@@ -135,6 +135,10 @@ struct BinaryPropertyListParser {
     mutating func countReferences() {
         let refSize = trailer.objectRefSize
         let objectCount = trailer.objectCount
+        // Counted in a local array, which the closure below updates without going through self.
+        var counts = sharing
+        sharing = []
+        defer { sharing = counts }
         for index in 0..<objectCount {
             let start = offset(index)
             let marker = bytes[start]
@@ -143,16 +147,13 @@ struct BinaryPropertyListParser {
             guard let (count, body) = try? count(Int(marker & 0x0F), at: start, index: index) else { continue }
             let total = kind == 0xD ? count &* 2 : count
             guard total >= 0, total <= (trailer.offsetTableOffset - body) / refSize else { continue }
-            var at = body
-            for _ in 0..<total {
-                let r = be(at, refSize)
-                if r < UInt64(objectCount), sharing[Int(r)] < 2 { sharing[Int(r)] += 1 }
-                at += refSize
+            Self.forEachRef(base + body, count: total, size: refSize) { r in
+                if r < UInt64(objectCount), counts[Int(r)] < 2 { counts[Int(r)] += 1 }
             }
         }
         var next: Int32 = 2
-        for i in 0..<objectCount where sharing[i] == 2 {
-            sharing[i] = next
+        for i in 0..<objectCount where counts[i] == 2 {
+            counts[i] = next
             next += 1
         }
         shared = Array(repeating: nil, count: Int(next - 2))
@@ -329,6 +330,8 @@ struct BinaryPropertyListParser {
         case 0x6:
             let (count, body) = try count(low, at: start, index: index)
             guard count <= (end - body) / 2 else { throw fail(.truncated, "UTF-16 string of \(count) units runs past the object area", object: index) }
+            if let s = Self.utf16String(UnsafeRawBufferPointer(rebasing: bytes[body..<body + 2 * count])) { return .string(s) }
+            // A lone surrogate: refused, or kept as the units it is.
             scratchUTF16.removeAll(keepingCapacity: true)
             scratchUTF16.reserveCapacity(count)
             var at = body
@@ -350,6 +353,55 @@ struct BinaryPropertyListParser {
         default:
             throw fail(.malformed, "unknown marker 0x\(String(marker, radix: 16, uppercase: true))", object: index)
         }
+    }
+
+    /// Big-endian UTF-16 as a string, transcoded to UTF-8 in one pass; nil when a surrogate
+    /// is unpaired (`String(validating:as: UTF16.self)` goes unit by unit through generic
+    /// code, several thousand instructions for a short title).
+    static func utf16String(_ units: UnsafeRawBufferPointer) -> String? {
+        let count = units.count / 2
+        var valid = true
+        let s = String(unsafeUninitializedCapacity: count * 3) { out in
+            var at = 0
+            var i = 0
+            while i < count {
+                let u = UInt32(units[2 * i]) << 8 | UInt32(units[2 * i + 1])
+                i += 1
+                if u < 0x80 {
+                    out[at] = UInt8(truncatingIfNeeded: u)
+                    at += 1
+                } else if u < 0x800 {
+                    out[at] = UInt8(truncatingIfNeeded: 0xC0 | u >> 6)
+                    out[at + 1] = UInt8(truncatingIfNeeded: 0x80 | u & 0x3F)
+                    at += 2
+                } else if u & 0xF800 != 0xD800 {
+                    out[at] = UInt8(truncatingIfNeeded: 0xE0 | u >> 12)
+                    out[at + 1] = UInt8(truncatingIfNeeded: 0x80 | u >> 6 & 0x3F)
+                    out[at + 2] = UInt8(truncatingIfNeeded: 0x80 | u & 0x3F)
+                    at += 3
+                } else {
+                    // A high surrogate and the low one after it make one scalar of four bytes.
+                    guard u < 0xDC00, i < count else {
+                        valid = false
+                        return 0
+                    }
+                    let low = UInt32(units[2 * i]) << 8 | UInt32(units[2 * i + 1])
+                    guard low & 0xFC00 == 0xDC00 else {
+                        valid = false
+                        return 0
+                    }
+                    i += 1
+                    let scalar = 0x10000 + ((u - 0xD800) << 10 | (low - 0xDC00))
+                    out[at] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
+                    out[at + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
+                    out[at + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+                    out[at + 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+                    at += 4
+                }
+            }
+            return at
+        }
+        return valid ? s : nil
     }
 
     /// Starts reading collection `index` at `depth`: within the depth limit, not already being
@@ -484,6 +536,10 @@ struct BinaryPropertyListParser {
         guard count <= (trailer.offsetTableOffset - body) / size else {
             throw fail(.truncated, "\(count) object references run past the object area", object: index)
         }
+        // The largest reference, checked once: any reference past the count fails.
+        var largest: UInt64 = 0
+        Self.forEachRef(base + body, count: count, size: size) { largest = max(largest, $0) }
+        guard largest >= UInt64(trailer.objectCount) else { return body }
         for i in 0..<count {
             let r = be(body + i * size, size)
             guard r < UInt64(trailer.objectCount) else {
@@ -496,4 +552,26 @@ struct BinaryPropertyListParser {
 
     @inline(__always)
     func ref(_ at: Int) -> Int { Int(truncatingIfNeeded: be(at, trailer.objectRefSize)) }
+
+    /// Calls `body` with each of `count` big-endian references of `size` bytes at `start`
+    /// (already bounds-checked), with the width chosen once rather than per reference.
+    @inline(__always)
+    static func forEachRef(_ start: UnsafeRawPointer, count: Int, size: Int, _ body: (UInt64) -> Void) {
+        switch size {
+        case 1:
+            for i in 0..<count { body(UInt64(start.load(fromByteOffset: i, as: UInt8.self))) }
+        case 2:
+            for i in 0..<count { body(UInt64(UInt16(bigEndian: start.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))) }
+        case 4:
+            for i in 0..<count { body(UInt64(UInt32(bigEndian: start.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))) }
+        case 8:
+            for i in 0..<count { body(UInt64(bigEndian: start.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))) }
+        default:
+            for i in 0..<count {
+                var v: UInt64 = 0
+                for j in 0..<size { v = v << 8 | UInt64(start.load(fromByteOffset: i * size + j, as: UInt8.self)) }
+                body(v)
+            }
+        }
+    }
 }

@@ -70,6 +70,32 @@ import PropertyList
         if accepted { #expect(error == nil) } else { #expect(error?.code == .tooLarge) }
     }
 
+    /// Records whose dictionaries share one `NS.keys` array (as decoding gives them) have their
+    /// keys mapped once; each key still counts where it appears.
+    @Test(arguments: [(limit: 3 * 7 + 1 - 1, accepted: false), (limit: 3 * 7 + 1, accepted: true)])
+    func recordsSharingTheirKeysMapEachKeyAndCountItWhereItAppears(limit: Int, accepted: Bool) throws {
+        // #1 the root array, #2 and #3 the classes, #4–#6 the records, #7–#9 the keys, then
+        // each record's id and name, and a tag they share.
+        var objects: [PropertyListValue] = [["$class": .uid(2), "NS.objects": [.uid(4), .uid(5), .uid(6)]],
+                                            Self.classDescription("NSArray"), Self.classDescription("NSDictionary")]
+        for i in 0..<3 {
+            objects.append(["$class": .uid(3), "NS.keys": [.uid(7), .uid(8), .uid(9)],
+                            "NS.objects": [.uid(UInt64(10 + 2 * i)), .uid(UInt64(11 + 2 * i)), .uid(16)]])
+        }
+        objects += ["id", "name", "tag"]
+        for i in 0..<3 { objects += [.integer(PropertyListInteger(i)), .string("n\(i)")] }
+        objects.append("shared")
+        let archive = try Self.archive(objects)
+        // The root array, and per record the dictionary, three keys and three values.
+        let error = Self.payloadError(archive, PayloadOptions(maximumValueCount: limit))
+        if accepted { #expect(error == nil) } else { #expect(error?.code == .tooLarge) }
+        let payload = try PayloadMapper(options: PayloadOptions(target: .json)).payload(of: archive)
+        let expected: PropertyListValue = .array((0..<3).map { i in
+            .dictionary(PropertyListDictionary([("id", .integer(PropertyListInteger(i))), ("name", .string("n\(i)")), ("tag", "shared")]))
+        })
+        #expect(payload == expected)
+    }
+
     @Test func anInlineArrayThatSharesSubtreesIsCountedAsItExpands() throws {
         // Arrays each holding the next twice, 2^24 leaves once expanded: a binary plist of a few
         // hundred bytes can share them this way, and so does this value in memory. (A lower

@@ -81,6 +81,23 @@ import Testing
         #expect(root?["kind"] as? String == "attributedString")
     }
 
+    @Test func jsonIsCompactInAPipeIndentedWithPrettyAndSpelledOutWithAllMembers() throws {
+        let path = ArchivistProcess.fixture("NSKeyedUnarchiver-URLTest.plist")
+        let compact = try ArchivistProcess.run(["inspect", path, "--format", "json"])
+        #expect(compact.status == 0)
+        #expect(compact.out.hasPrefix("{\"archiver\":\"NSKeyedArchiver\",\"version\":100000,"))
+        #expect(!compact.out.contains("\"summary\"") && !compact.out.contains("\"inline\""))
+        let pretty = try ArchivistProcess.run(["inspect", path, "--format", "json", "--pretty"])
+        #expect(pretty.out.hasPrefix("{\n  \"archiver\" : \"NSKeyedArchiver\","))
+        #expect(!pretty.out.contains("\"summary\""))
+        let all = try ArchivistProcess.run(["inspect", path, "--format", "json", "--all-members"])
+        #expect(all.out.contains("\"summary\":") && all.out.contains("\"inline\":false"))
+        // The same objects either way.
+        let a = try #require(try JSONSerialization.jsonObject(with: compact.stdout) as? [String: Any])
+        let b = try #require(try JSONSerialization.jsonObject(with: all.stdout) as? [String: Any])
+        #expect((a["objects"] as? [[String: Any]])?.map { $0["uid"] as? Int } == (b["objects"] as? [[String: Any]])?.map { $0["uid"] as? Int })
+    }
+
     @Test func dotOutputIsADigraph() throws {
         let r = try ArchivistProcess.run(["inspect", ArchivistProcess.fixture("NSKeyedUnarchiver-URLTest.plist"), "--format", "dot"])
         #expect(r.status == 0)

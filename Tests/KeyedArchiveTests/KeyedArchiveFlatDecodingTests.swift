@@ -18,9 +18,14 @@ enum FlatDecoding {
         return try KeyedArchive(plist: value, options: options)
     }
 
-    /// What differs between the two ways of reading `data`, or nil when nothing does.
+    /// What differs between the two ways of reading `data`, or nil when nothing does; and
+    /// between the decoded archive and its class index, when the index reads it.
     static func difference(_ data: Data, options: KeyedArchiveReadOptions = .default) -> String? {
         let direct = Result { () throws(KeyedArchiveError) in try KeyedArchive(data: data, options: options) }
+        if let index = KeyedArchiveClassIndex(data: data, options: options) {
+            guard case .success(let archive) = direct else { return "the class index reads an archive that does not decode" }
+            if let difference = classIndexDifference(index, archive) { return difference }
+        }
         let tree = Result { () throws(KeyedArchiveError) in try viaTree(data, options: options) }
         switch (direct, tree) {
         case (.success(let a), .success(let b)):
@@ -36,6 +41,29 @@ enum FlatDecoding {
         case (.failure(let e), .success):
             return "only the direct read fails: \(e)"
         }
+    }
+
+    /// What the class index says differently from the decoded archive, or nil.
+    static func classIndexDifference(_ index: KeyedArchiveClassIndex, _ archive: KeyedArchive) -> String? {
+        if index.objectCount != archive.decodedObjects.count { return "the class index counts \(index.objectCount) objects" }
+        if index.classCounts.map(\.name) != archive.classCounts.map(\.name)
+            || index.classCounts.map(\.count) != archive.classCounts.map(\.count) { return "class counts differ" }
+        var seen = 0
+        var mismatch: String?
+        index.forEachObject { uid, archivedClass, inlineName in
+            seen += 1
+            guard mismatch == nil else { return }
+            guard uid < archive.objects.count, let object = archive.objects[uid] else {
+                mismatch = "#\(uid) is in the class index only"
+                return
+            }
+            if let archivedClass {
+                if object.archivedClass != archivedClass { mismatch = "#\(uid) has another class" }
+            } else if object.archivedClass != nil || object.className != inlineName {
+                mismatch = "#\(uid) is inline in the class index only"
+            }
+        }
+        return mismatch ?? (seen == archive.decodedObjects.count ? nil : "objects differ")
     }
 
     /// A small archive of records, as the benchmark builds large ones.
@@ -153,6 +181,8 @@ enum FlatDecoding {
     @Test func aBinaryArchiveIsReadFlatAndItsPlistIsTheTree() throws {
         let data = try FlatDecoding.records(50)
         #expect(BinaryPropertyListReader().readFlatKeyedArchive(data) != nil)
+        #expect(BinaryPropertyListReader().readFlatKeyedArchive(data, keepingValues: false) != nil)
+        #expect(KeyedArchiveClassIndex(data: data) != nil)
         let archive = try KeyedArchive(data: data)
         #expect(archive.plist == (try PropertyListReader().read(data).value))
         #expect(archive.decodedObjects.count > 250)
@@ -180,6 +210,24 @@ enum FlatDecoding {
         let data = try FlatDecoding.records(100)
         #expect(FlatDecoding.difference(data, options: options) == nil, "\(label)")
         #expect(FlatDecoding.difference(FlatDecoding.sharedArray, options: options) == nil, "\(label)")
+    }
+
+    @Test func theClassIndexCountsTheObjectsAndClassesTheDecoderDecodes() throws {
+        let data = try FlatDecoding.records(30)
+        let index = try #require(KeyedArchiveClassIndex(data: data))
+        let archive = try KeyedArchive(data: data)
+        #expect(index.objectCount == archive.decodedObjects.count)
+        #expect(index.classCounts.map(\.name) == archive.classCounts.map(\.name))
+        #expect(index.classCounts.map(\.count) == archive.classCounts.map(\.count))
+        #expect(index.classes.map(\.name).contains("NSDictionary"))
+        // An XML archive, and a plain binary plist, are left to the decoder.
+        #expect(KeyedArchiveClassIndex(data: try XMLPropertyListWriter().write(archive.plist)) == nil)
+        #expect(KeyedArchiveClassIndex(data: BinaryPropertyListWriter().write(["a": 1])) == nil)
+        // So is an archive whose decoding fails: the decoder says why.
+        var deep = KeyedArchiveReadOptions()
+        deep.maximumDepth = 2
+        #expect(KeyedArchiveClassIndex(data: data, options: deep) == nil)
+        #expect(throws: KeyedArchiveError.self) { try KeyedArchive(data: data, options: deep) }
     }
 
     @Test func aSharedArrayIsLeftToTheTree() throws {

@@ -138,8 +138,157 @@ import PropertyList
     }
 }
 
+/// The compact form (`omitsDefaultMembers`) read back: every member it leaves out filled in
+/// with its default, as the README's schema gives them, which must give the full document.
+enum CompactForm {
+    /// The full document as a reader gets it: written, read back, summaries left out (the
+    /// compact form has none: they are text for people, made from `value`).
+    static func full(_ archive: KeyedArchive, expanding: Bool) throws -> PropertyListValue {
+        let data = try KeyedArchiveJSONExporter(nested: NestedPayloadOptions(expands: expanding), prettyPrinted: false).write(archive)
+        return normalized(try JSONPropertyListReader().read(data), droppingSummaries: true)
+    }
+
+    /// The compact form read back, defaults filled in.
+    static func readBack(_ archive: KeyedArchive, expanding: Bool) throws -> PropertyListValue {
+        let data = try KeyedArchiveJSONExporter(nested: NestedPayloadOptions(expands: expanding), prettyPrinted: false,
+                                                omitsDefaultMembers: true).write(archive)
+        return normalized(expandDocument(try JSONPropertyListReader().read(data)), droppingSummaries: false)
+    }
+
+    static func entries(_ value: PropertyListValue) -> [(String, PropertyListValue)] {
+        guard case .dictionary(let d) = value else { return [] }
+        return d.map { ($0.key.stringValue ?? "", $0.value) }
+    }
+
+    /// A document with every object's default members filled in.
+    static func expandDocument(_ document: PropertyListValue) -> PropertyListValue {
+        var described: [Int64: [(String, PropertyListValue)]] = [:]
+        return .dictionary(PropertyListDictionary(entries(document).map { key, value in
+            guard key == "objects", case .array(let objects) = value else { return (.string(key), value) }
+            return (.string(key), .array(objects.map { expandObject($0, described: &described) }))
+        }))
+    }
+
+    static func expandObject(_ object: PropertyListValue, described: inout [Int64: [(String, PropertyListValue)]]) -> PropertyListValue {
+        var members = Dictionary(entries(object), uniquingKeysWith: { first, _ in first })
+        let kind = members["kind"]?.stringValue ?? ""
+        if let classUID = members["classUID"]?.integerValue?.int64Value {
+            if let name = members["class"] {
+                // The first object of its class description gives the class members.
+                members["readableClass"] = members["readableClass"] ?? name
+                members["classHints"] = members["classHints"] ?? .array([])
+                described[classUID] = ["class", "readableClass", "classChain", "classHints"].compactMap { k in members[k].map { (k, $0) } }
+            } else {
+                for (k, v) in described[classUID] ?? [] { members[k] = v }
+            }
+            members["inline"] = .bool(false)
+        } else {
+            // An inline object: its class by its kind.
+            let name: PropertyListValue = ["string": "NSString", "number": "NSNumber", "data": "NSData", "date": "NSDate"][kind].map { .string($0) } ?? "NSObject"
+            members["class"] = name
+            members["readableClass"] = name
+            members["classChain"] = .array([name])
+            members["classHints"] = .array([])
+            members["classUID"] = .null
+            members["inline"] = .bool(true)
+        }
+        let fields = members["fields"] ?? .dictionary(PropertyListDictionary())
+        members["fields"] = fields
+        if members["value"] == nil {
+            let field = Dictionary(entries(fields), uniquingKeysWith: { first, _ in first })
+            switch kind {
+            case "array", "set", "orderedSet":
+                members["value"] = field["NS.objects"]
+            case "dictionary":
+                if case .array(let keys)? = field["NS.keys"], case .array(let values)? = field["NS.objects"] {
+                    members["value"] = .array(zip(keys, values).map { .array([$0, $1]) })
+                }
+            default:
+                members["value"] = .null
+            }
+        }
+        if kind == "number", members["numberType"] == nil {
+            switch members["value"] {
+            case .bool?: members["numberType"] = "bool"
+            case .integer?: members["numberType"] = "integer"
+            default: members["numberType"] = "real"
+            }
+        }
+        // A nested archive is a document of the same form.
+        if case .dictionary(let expanded)? = members["expanded"], let archive = expanded["archive"] {
+            var inner = expanded
+            inner["archive"] = expandDocument(archive)
+            members["expanded"] = .dictionary(inner)
+        }
+        return .dictionary(PropertyListDictionary(members.map { (.string($0.key), $0.value) }))
+    }
+
+    /// Dictionaries with their entries in key order (JSON objects are unordered), summaries
+    /// left out when asked.
+    static func normalized(_ value: PropertyListValue, droppingSummaries: Bool) -> PropertyListValue {
+        switch value {
+        case .array(let a): return .array(a.map { normalized($0, droppingSummaries: droppingSummaries) })
+        case .dictionary(let d):
+            let sorted = d.filter { !(droppingSummaries && $0.key == "summary") }
+                .map { ($0.key, normalized($0.value, droppingSummaries: droppingSummaries)) }
+                .sorted { ($0.0.stringValue ?? "") < ($1.0.stringValue ?? "") }
+            return .dictionary(PropertyListDictionary(sorted))
+        default: return value
+        }
+    }
+
+    /// Archives whose compact form does not read back as the full document, by name.
+    static func differences(_ archives: [(String, KeyedArchive)]) throws -> [String] {
+        var out: [String] = []
+        for (name, archive) in archives {
+            for expanding in [false, true] where try readBack(archive, expanding: expanding) != full(archive, expanding: expanding) {
+                out.append(expanding ? "\(name) (expanded)" : name)
+            }
+        }
+        return out
+    }
+}
+
+@Suite struct KeyedArchiveJSONCompactFormTests {
+    @Test func theCompactFormReadsBackAsTheFullDocument() throws {
+        var archives: [(String, KeyedArchive)] = [("every kind", ExporterReference.everyKindArchive()),
+                                                   ("records", try KeyedArchive(data: try FlatDecoding.records(100)))]
+        for name in ["NSAttributedString.archive", "NSKeyedUnarchiver-ComplexTest.plist", "NSKeyedUnarchiver-URLTest.plist"] {
+            archives.append((name, try KeyedArchive(data: try TestArchive.fixture(name))))
+        }
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/archives")
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() {
+            if let archive = try? KeyedArchive(data: try Data(contentsOf: directory.appendingPathComponent(name))) { archives.append((name, archive)) }
+        }
+        #expect(archives.count > 8)
+        #expect(try CompactForm.differences(archives).isEmpty)
+    }
+
+    @Test func theCompactFormOfRecordsIsAThirdOfTheFullDocument() throws {
+        let archive = try KeyedArchive(data: try FlatDecoding.records(1_000))
+        let compact = try KeyedArchiveJSONExporter(prettyPrinted: false, omitsDefaultMembers: true).write(archive)
+        let full = try KeyedArchiveJSONExporter().write(archive)
+        #expect(compact.count * 3 < full.count)
+        let json = try #require(try JSONSerialization.jsonObject(with: compact) as? [String: Any])
+        let objects = json["objects"] as? [[String: Any]] ?? []
+        // Each class is described once, by its first object; inline objects have no class members.
+        #expect(objects.filter { $0["class"] as? String == "NSDictionary" }.count == 1)
+        #expect(objects.allSatisfy { $0["summary"] == nil && $0["inline"] == nil })
+    }
+}
+
 @Suite(.enabled(if: ArchiveCorpus.isAvailable, "../shared/corpus is absent"))
 struct KeyedArchiveJSONExporterCorpusTests {
+    @Test func everyValidArchiveInTheCorpusReadsBackFromItsCompactForm() throws {
+        var archives: [(String, KeyedArchive)] = []
+        for row in ArchiveCorpus.rows where row.archive && row.invalid == "no" {
+            if let archive = try? KeyedArchive(data: try ArchiveCorpus.data(row.path)) { archives.append((row.path, archive)) }
+        }
+        #expect(archives.count > 50)
+        #expect(try CompactForm.differences(archives).isEmpty)
+    }
+
     @Test func everyValidArchiveInTheCorpusExportsEachObjectExactlyOnce() throws {
         let rows = ArchiveCorpus.rows.filter { $0.archive && $0.invalid == "no" }
         var failures: [String] = []

@@ -11,6 +11,8 @@ enum ExporterReference {
         ("compact", KeyedArchiveJSONExporter(prettyPrinted: false)),
         ("expanding", KeyedArchiveJSONExporter(nested: NestedPayloadOptions(expands: true))),
         ("expanding once, compact", KeyedArchiveJSONExporter(nested: NestedPayloadOptions(expands: true, maximumNesting: 1), prettyPrinted: false)),
+        ("without default members", KeyedArchiveJSONExporter(prettyPrinted: false, omitsDefaultMembers: true)),
+        ("without default members, pretty, expanding", KeyedArchiveJSONExporter(nested: NestedPayloadOptions(expands: true), omitsDefaultMembers: true)),
     ]
 
     /// The exporter's bytes as the document tree gives them.
@@ -40,6 +42,42 @@ enum ExporterReference {
             }
             return nil
         }
+    }
+
+    /// Every kind of content and of inline value, and keys and strings that need escaping.
+    static func everyKindArchive() -> KeyedArchive {
+        var b = KeyedArchiveBuilder()
+        let items: [ArchivedValue] = [
+            b.string("plain"), b.string("quote \" backslash \\ slash / tab \t nul \u{0} del \u{7F} é 😀"),
+            b.number(.integer(PropertyListInteger(-42))), b.number(.integer(PropertyListInteger(UInt64.max))),
+            b.number(.real(0.1)), b.number(.real(-0.0)), b.number(.real(1e15)), b.number(.real(12345678901234567)),
+            b.number(.real(.nan)), b.number(.real(-.infinity)), b.number(.bool(true)),
+            b.date(Date(timeIntervalSinceReferenceDate: 0)), b.date(Date(timeIntervalSinceReferenceDate: -1e300)),
+            b.date(Date(timeIntervalSinceReferenceDate: 12.25)),
+            // Fractions of a second: rounded to six digits, one that rounds away, one on a tie.
+            b.date(Date(timeIntervalSinceReferenceDate: 0.1)), b.date(Date(timeIntervalSinceReferenceDate: 59.9999999)),
+            b.date(Date(timeIntervalSinceReferenceDate: -0.0000005)), b.date(Date(timeIntervalSinceReferenceDate: 700_000_060.5)),
+            b.data(Data()), b.data(Data([0xFF, 0xFE, 0x3F])), b.null(), b.uuid(UUID()),
+            b.array([]), b.set([b.string("m")]), b.dictionary(keys: [], values: []),
+            b.dictionary(keys: [b.number(.integer(PropertyListInteger(1)))], values: [b.string("one")]),
+            b.url("relative", base: b.url("https://example.com/dir/")),
+            b.uiColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.5),
+            b.object("Custom", fields: [
+                ArchivedField(key: "$escaped \"key\"", value: .inline(.string("v"))),
+                ArchivedField(key: "inline", value: .inline(.array([.real(.infinity), .data(Data([1])), .uid(3), .null,
+                                                                     .dictionary(PropertyListDictionary([(.integer(PropertyListInteger(2)), .bool(false))])),
+                                                                     .set([.date(Date(timeIntervalSinceReferenceDate: 1))]),
+                                                                     .invalidUTF16String([0xD800, 0x41])]))),
+                ArchivedField(key: "nothing", value: .null),
+                // The same key to `==`, but not the same bytes.
+                ArchivedField(key: "caf\u{E9}", value: .inline(.integer(PropertyListInteger(1)))),
+                ArchivedField(key: "cafe\u{301}", value: .inline(.integer(PropertyListInteger(2)))),
+                ArchivedField(key: "nothing", value: .array([.null, .inline(.integer(PropertyListInteger(7)))])),
+            ]),
+            b.object("Empty", fields: []),
+        ]
+        let root = b.array(items)
+        return b.archive(root: root)
     }
 }
 
@@ -78,35 +116,7 @@ enum ExporterReference {
 
     /// Every kind of content and of inline value, and keys and strings that need escaping.
     @Test func everyKindStreamsTheBytesOfTheDocument() throws {
-        var b = KeyedArchiveBuilder()
-        let items: [ArchivedValue] = [
-            b.string("plain"), b.string("quote \" backslash \\ slash / tab \t nul \u{0} del \u{7F} é 😀"),
-            b.number(.integer(PropertyListInteger(-42))), b.number(.integer(PropertyListInteger(UInt64.max))),
-            b.number(.real(0.1)), b.number(.real(-0.0)), b.number(.real(1e15)), b.number(.real(12345678901234567)),
-            b.number(.real(.nan)), b.number(.real(-.infinity)), b.number(.bool(true)),
-            b.date(Date(timeIntervalSinceReferenceDate: 0)), b.date(Date(timeIntervalSinceReferenceDate: -1e300)),
-            b.date(Date(timeIntervalSinceReferenceDate: 12.25)),
-            b.data(Data()), b.data(Data([0xFF, 0xFE, 0x3F])), b.null(), b.uuid(UUID()),
-            b.array([]), b.set([b.string("m")]), b.dictionary(keys: [], values: []),
-            b.dictionary(keys: [b.number(.integer(PropertyListInteger(1)))], values: [b.string("one")]),
-            b.url("relative", base: b.url("https://example.com/dir/")),
-            b.uiColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 0.5),
-            b.object("Custom", fields: [
-                ArchivedField(key: "$escaped \"key\"", value: .inline(.string("v"))),
-                ArchivedField(key: "inline", value: .inline(.array([.real(.infinity), .data(Data([1])), .uid(3), .null,
-                                                                     .dictionary(PropertyListDictionary([(.integer(PropertyListInteger(2)), .bool(false))])),
-                                                                     .set([.date(Date(timeIntervalSinceReferenceDate: 1))]),
-                                                                     .invalidUTF16String([0xD800, 0x41])]))),
-                ArchivedField(key: "nothing", value: .null),
-                // The same key to `==`, but not the same bytes.
-                ArchivedField(key: "caf\u{E9}", value: .inline(.integer(PropertyListInteger(1)))),
-                ArchivedField(key: "cafe\u{301}", value: .inline(.integer(PropertyListInteger(2)))),
-                ArchivedField(key: "nothing", value: .array([.null, .inline(.integer(PropertyListInteger(7)))])),
-            ]),
-            b.object("Empty", fields: []),
-        ]
-        let root = b.array(items)
-        let archive = b.archive(root: root)
+        let archive = ExporterReference.everyKindArchive()
         #expect(try ExporterReference.differences(archive).isEmpty)
         // And read back from its bytes (keeping the lone surrogate).
         var options = KeyedArchiveReadOptions()

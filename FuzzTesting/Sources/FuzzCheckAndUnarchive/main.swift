@@ -5,14 +5,27 @@ import KeyedArchive
 import PropertyList
 
 /// libFuzzer entry point: what `archivist check` and `archivist unarchive --to json` do with
-/// a file: bytes → `KeyedArchive` → `AllowListChecker().check` → `PayloadMapper().payload` →
-/// `JSONPropertyListWriter().write`, once as is and once with `expandsNestedPayloads`.
-/// Any thrown error is a pass; a crash, hang, leak or large allocation is a finding.
+/// a file: bytes → `KeyedArchiveClassIndex` → `AllowListChecker().acceptedReport` (check's
+/// quick path, which builds no object), and bytes → `KeyedArchive` →
+/// `AllowListChecker().check` → `PayloadMapper().payload` → `JSONPropertyListWriter().write`,
+/// once as is and once with `expandsNestedPayloads`. The quick path must agree with the
+/// decoded archive: it reads only archives that decode, and reports what `check` reports.
+/// Any thrown error is a pass; a crash, hang, leak, large allocation or disagreement is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCheckAndUnarchive(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
-    guard let archive = try? KeyedArchive(data: data) else { return 0 }
-    _ = AllowListChecker().check(archive)
+    let index = KeyedArchiveClassIndex(data: data)
+    guard let archive = try? KeyedArchive(data: data) else {
+        precondition(index == nil, "the class index read an archive that does not decode")
+        return 0
+    }
+    let report = AllowListChecker().check(archive)
+    if let index {
+        precondition(index.objectCount == archive.decodedObjects.count, "the class index counts other objects")
+        if let quick = AllowListChecker().acceptedReport(index) {
+            precondition(quick == report, "the class index gives another report")
+        }
+    }
     for expands in [false, true] {
         let mapper = PayloadMapper(options: PayloadOptions(expandsNestedPayloads: expands))
         guard let payload = try? mapper.payload(of: archive) else { continue }
