@@ -277,6 +277,12 @@ public struct PayloadMapper: Sendable {
                 }
                 return .dictionary(d)
             }
+            return Self.codableDictionary(mappedKeys, mappedValues)
+        }
+
+        /// A dictionary whose keys are not all strings, as Codable writes it: integer keys as
+        /// their decimal strings, any other keys as a flat `[key, value, key, value, …]` array.
+        static func codableDictionary(_ mappedKeys: [PropertyListValue], _ mappedValues: [PropertyListValue]) -> PropertyListValue {
             if mappedKeys.allSatisfy({ $0.integerValue?.int64Value != nil }) {
                 // Codable writes [Int: V] with the integers as string keys.
                 var d = PropertyListDictionary()

@@ -21,6 +21,9 @@ public struct JSONEmitter: ~Copyable {
         out = OutputBuffer(capacity: capacity)
     }
 
+    /// Whether object keys are written sorted (`.sortedKeys`).
+    public var sortsKeys: Bool { sorted }
+
     /// The JSON written, as `Data` that owns the bytes.
     public consuming func data() -> Data {
         out.data()

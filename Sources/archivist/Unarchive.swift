@@ -61,6 +61,20 @@ extension Archivist {
                     }
                 }
                 let options = mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth)
+                if to == .json, mapping.selectedPath == nil {
+                    // Written as the archive is walked, without building the payload first.
+                    let data: Data
+                    do {
+                        data = try PayloadMapper(options: options).json(of: archive, options: json.options)
+                    } catch let error as PayloadError {
+                        throw CommandFailure(file: input.displayName, message: error.message)
+                    } catch let error as PropertyListError {
+                        throw CommandFailure(file: input.displayName, message: "cannot write json: \(error.description)")
+                    } catch {
+                        throw CommandFailure(file: input.displayName, message: "\(error)")
+                    }
+                    return try OutputFile(path: output).write(data, endsLineOnTerminal: true)
+                }
                 var payload: PropertyListValue
                 do throws(PayloadError) {
                     payload = try PayloadMapper(options: options).payload(of: archive)
