@@ -536,10 +536,13 @@ struct BinaryPropertyListParser {
         guard count <= (trailer.offsetTableOffset - body) / size else {
             throw fail(.truncated, "\(count) object references run past the object area", object: index)
         }
-        // The largest reference, checked once: any reference past the count fails.
-        var largest: UInt64 = 0
-        Self.forEachRef(base + body, count: count, size: size) { largest = max(largest, $0) }
-        guard largest >= UInt64(trailer.objectCount) else { return body }
+        // The largest reference, checked once: any reference past the count fails. A lookup
+        // that checks offsets on use goes through each reference below instead.
+        if !checksOffsetsOnUse {
+            var largest: UInt64 = 0
+            Self.forEachRef(base + body, count: count, size: size) { largest = max(largest, $0) }
+            guard largest >= UInt64(trailer.objectCount) else { return body }
+        }
         for i in 0..<count {
             let r = be(body + i * size, size)
             guard r < UInt64(trailer.objectCount) else {

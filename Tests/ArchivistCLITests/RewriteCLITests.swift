@@ -110,7 +110,7 @@ final class PaletteColor: NSObject, NSSecureCoding {
         let r = try ArchivistProcess.run(["rewrite", "-", "--rename-class", "OldApp.Color=NewApp.Palette.Color"],
                                          stdin: try archived(as: "OldApp.Color"))
         #expect(r.status == 0, "\(r.err)")
-        let shown = try ArchivistProcess.run(["inspect", "-", "--format", "json"], stdin: r.stdout)
+        let shown = try ArchivistProcess.run(["inspect", "-", "--format", "json", "--pretty"], stdin: r.stdout)
         #expect(shown.out.contains(#""class" : "_TtCC6NewApp7Palette5Color""#), "\(shown.out)")
         #expect(shown.out.contains(#""readableClass" : "NewApp.Palette.Color""#))
     }
