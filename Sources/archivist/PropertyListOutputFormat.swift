@@ -34,12 +34,17 @@ enum PropertyListOutputFormat: String, ExpressibleByArgument, CaseIterable {
         do {
             return try write(value, json: json, sourceName: sourceName, outputPath: outputPath)
         } catch {
-            var message = "cannot write \(rawValue): \(error.description)"
-            if error.code == .unrepresentable, error.message.hasPrefix(PropertyListError.nonConformingFloatMessagePrefix) {
-                message += "; --non-conforming-floats INF,-INF,NAN writes such numbers as those strings"
-            }
-            throw CommandFailure(file: file, message: message)
+            throw failure(error, file: file)
         }
+    }
+
+    /// A writer's error worded for `file`, with the flag that would help.
+    func failure(_ error: PropertyListError, file: String) -> CommandFailure {
+        var message = "cannot write \(rawValue): \(error.description)"
+        if error.code == .unrepresentable, error.message.hasPrefix(PropertyListError.nonConformingFloatMessagePrefix) {
+            message += "; --non-conforming-floats INF,-INF,NAN writes such numbers as those strings"
+        }
+        return CommandFailure(file: file, message: message)
     }
 
     /// Refuses a binary property list on a terminal unless -o - asked for it.

@@ -67,9 +67,9 @@ extension Archivist {
                     do {
                         data = try PayloadMapper(options: options).json(of: archive, options: json.options)
                     } catch let error as PayloadError {
-                        throw CommandFailure(file: input.displayName, message: error.message)
+                        throw payloadFailure(error, file: input.displayName)
                     } catch let error as PropertyListError {
-                        throw CommandFailure(file: input.displayName, message: "cannot write json: \(error.description)")
+                        throw to.failure(error, file: input.displayName)
                     } catch {
                         throw CommandFailure(file: input.displayName, message: "\(error)")
                     }
@@ -80,9 +80,7 @@ extension Archivist {
                     payload = try PayloadMapper(options: options).payload(of: archive)
                     ProcessLifetime.keep(payload, as: "payload")
                 } catch {
-                    // Only this verb (and inspect) can pick another $top entry; the others' messages name no flag.
-                    let hint = error.code != .noRoot ? "" : top.map { "; --top \($0) names none of them" } ?? "; choose one with --top"
-                    throw CommandFailure(file: input.displayName, message: error.message + hint)
+                    throw payloadFailure(error, file: input.displayName)
                 }
                 if let path = mapping.selectedPath {
                     guard let part = path.value(in: payload) else {
@@ -93,6 +91,13 @@ extension Archivist {
                 let data = try to.write(payload, json: json, sourceName: file, outputPath: output, file: input.displayName)
                 try OutputFile(path: output).write(data, endsLineOnTerminal: to == .json)
             }
+        }
+
+        /// A mapping error worded for `file`. Only this verb (and inspect) can pick another
+        /// $top entry; the others' messages name no flag.
+        func payloadFailure(_ error: PayloadError, file: String) -> CommandFailure {
+            let hint = error.code != .noRoot ? "" : top.map { "; --top \($0) names none of them" } ?? "; choose one with --top"
+            return CommandFailure(file: file, message: error.message + hint)
         }
     }
 }
