@@ -129,7 +129,8 @@ import Testing
         let html = try ArchivistProcess.run(["inspect", archive, "--format", "html", "-o", page])
         #expect(html.status == 0)
         #expect(html.stdout.isEmpty)
-        let json = try ArchivistProcess.run(["inspect", archive, "--format", "json"])
+        // The page holds the full document, which --all-members writes (inspect leaves default members out).
+        let json = try ArchivistProcess.run(["inspect", archive, "--format", "json", "--all-members"])
         let text = try String(contentsOfFile: page, encoding: .utf8)
         let start = try #require(text.range(of: "<script type=\"application/json\" id=\"archive-data\">"))
         let end = try #require(text.range(of: "</script>", range: start.upperBound..<text.endIndex))
