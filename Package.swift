@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
         .library(name: "Codegen", targets: ["Codegen"]),
         .library(name: "Sweep", targets: ["Sweep"]),
+        .library(name: "PostgresTable", targets: ["PostgresTable"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -33,6 +34,11 @@ let package = Package(
             name: "CLibArchive",
             pkgConfig: "libarchive",
             providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+        ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(
             name: "PropertyList",
@@ -67,6 +73,10 @@ let package = Package(
         .target(
             name: "Sweep",
             dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "PropertyList", "CLibArchive"]
+        ),
+        .target(
+            name: "PostgresTable",
+            dependencies: ["CLibPQ"]
         ),
         .executableTarget(
             name: "archivist",
@@ -147,6 +157,10 @@ let package = Package(
                 "PropertyList",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "PostgresTableTests",
+            dependencies: ["PostgresTable"]
         ),
         .testTarget(
             name: "ArchivistCLITests",
