@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
         .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
+        .library(name: "KeyedBlobs", targets: ["KeyedBlobs"]),
         .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
         .library(name: "Codegen", targets: ["Codegen"]),
         .library(name: "Sweep", targets: ["Sweep"]),
@@ -57,9 +58,14 @@ let package = Package(
             dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList", "CZlib", "CLibXML2"]
         ),
         .target(
+            name: "KeyedBlobs",
+            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList"]
+        ),
+        .target(
             name: "CoreDataStore",
             dependencies: [
                 "CoreDataModel",
+                "KeyedBlobs",
                 "ArchivePayload",
                 "KeyedArchive",
                 "PropertyList",
@@ -76,7 +82,7 @@ let package = Package(
         ),
         .target(
             name: "PostgresTable",
-            dependencies: ["CLibPQ"]
+            dependencies: ["KeyedBlobs", "ArchivePayload", "KeyedArchive", "PropertyList", "CLibPQ"]
         ),
         .executableTarget(
             name: "archivist",
@@ -136,6 +142,7 @@ let package = Package(
                 "CoreDataStore",
                 "CoreDataModel",
                 "StoreFixtures",
+                "KeyedBlobs",
                 "ArchivePayload",
                 "KeyedArchive",
                 "PropertyList",

@@ -2,25 +2,13 @@ import ArchivePayload
 import CoreDataModel
 import Foundation
 import KeyedArchive
+import KeyedBlobs
 import PropertyList
 
 /// How `AttributeMigrator` converts an attribute's values.
 public struct MigrationOptions: Sendable {
     /// The format values are rewritten in.
-    public enum Target: String, Sendable, Hashable, CaseIterable {
-        /// JSON that `JSONDecoder` decodes into the Codable type replacing the archived class.
-        case json
-        /// A binary property list, as `PropertyListEncoder` writes by default.
-        case propertyList = "plist"
-        /// An XML property list.
-        case xml
-        /// A keyed archive: classes renamed in archives (`classRenames`), and JSON or
-        /// property-list payloads archived back (`archiveClasses`), the way back from a migration.
-        case archive
-
-        /// The payload conventions the target's decoder expects.
-        var payloadTarget: PayloadOptions.Target { self == .json ? .json : .propertyList }
-    }
+    public typealias Target = ConversionTarget
 
     /// Where the backup goes before the first write. No backup is made when nothing is to be
     /// written (a rerun with nothing left to convert).
@@ -95,5 +83,18 @@ public struct MigrationOptions: Sendable {
         self.workerStackSize = workerStackSize
         self.classRenames = classRenames
         self.archiveClasses = archiveClasses
+    }
+
+    /// The per-row part: what `ValueConverter` needs.
+    public var conversion: ConversionOptions {
+        ConversionOptions(target: target, allowList: allowList, payloadOptions: payloadOptions, select: select,
+                          jsonOptions: jsonOptions, readOptions: readOptions, classRenames: classRenames, archiveClasses: archiveClasses)
+    }
+}
+
+extension ValueConverter {
+    /// A converter for a store migration's options.
+    public init(options: MigrationOptions) {
+        self.init(options: options.conversion)
     }
 }

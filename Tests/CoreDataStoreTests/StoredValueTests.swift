@@ -1,5 +1,6 @@
 @testable import CoreDataStore
 import StoreFixtures
+@testable import KeyedBlobs
 import Foundation
 import KeyedArchive
 import PropertyList

@@ -30,7 +30,7 @@ package final class ClassVerdictCache: Sendable {
     }
 
     /// What a verdict on the class depends on: its name, and its claimed chain when trusted.
-    static func key(of archivedClass: ArchivedClass, trustsArchiveHierarchy: Bool) -> String {
+    package static func key(of archivedClass: ArchivedClass, trustsArchiveHierarchy: Bool) -> String {
         trustsArchiveHierarchy ? ([archivedClass.name] + archivedClass.chain).joined(separator: "\u{0}") : archivedClass.name
     }
 
@@ -44,7 +44,7 @@ package final class ClassVerdictCache: Sendable {
         return keys.sorted().joined(separator: "\u{1}")
     }
 
-    func accepts(_ archivedClass: ArchivedClass) -> Bool {
+    package func accepts(_ archivedClass: ArchivedClass) -> Bool {
         let key = Self.key(of: archivedClass, trustsArchiveHierarchy: checker.allowList.trustsArchiveHierarchy)
         if let known = verdicts.withLock({ $0[key] }) { return known }
         var builder = KeyedArchiveBuilder()

@@ -6,4 +6,10 @@ public struct ScanProgress: RowProgress, Hashable {
     public var total: Int
     /// Seconds since the scan started.
     public var elapsed: Double
+
+    public init(processed: Int, total: Int, elapsed: Double) {
+        self.processed = processed
+        self.total = total
+        self.elapsed = elapsed
+    }
 }

@@ -4,11 +4,11 @@ import PropertyList
 /// Maps a batch of stored values on several threads. Classifying and converting a value is
 /// pure and independent of the others, while SQLite reads and writes stay on the caller's
 /// thread, which hands over a batch at a time.
-enum ParallelBatch {
+package enum ParallelBatch {
     /// `transform` of each input, in order, on up to `parallelism` threads (fewer for small
     /// batches). `stackSize` gives each thread a stack of that size, for depth limits above
     /// what an ordinary thread's stack can hold.
-    static func map<Input: Sendable, Output>(_ inputs: [Input], parallelism: Int, stackSize: Int?, placeholder: Output,
+    package static func map<Input: Sendable, Output>(_ inputs: [Input], parallelism: Int, stackSize: Int?, placeholder: Output,
                                              _ transform: @escaping @Sendable (Input) -> Output) -> [Output] {
         let workers = min(max(1, parallelism), max(1, inputs.count / 64))
         var outputs = [Output](repeating: placeholder, count: inputs.count)

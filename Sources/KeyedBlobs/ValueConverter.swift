@@ -18,7 +18,7 @@ public struct ValueConverter: Sendable {
         case failed(MigrationFailureReason, String, suggestedAdditions: [String] = [])
     }
 
-    public let options: MigrationOptions
+    public let options: ConversionOptions
     let classifier: StoredValueClassifier
     let checker: AllowListChecker
     let verdicts: ClassVerdictCache
@@ -26,7 +26,7 @@ public struct ValueConverter: Sendable {
     let verifier: PayloadVerifier
     let renamer: KeyedArchiveClassRenamer
 
-    public init(options: MigrationOptions) {
+    public init(options: ConversionOptions) {
         self.options = options
         classifier = StoredValueClassifier(readOptions: options.readOptions)
         checker = AllowListChecker(allowList: options.allowList)

@@ -9,4 +9,13 @@ public struct MigrationProgress: RowProgress, Hashable {
     public var failed: Int
     /// Seconds since the first batch started (the backup excluded).
     public var elapsed: Double
+
+    public init(processed: Int, total: Int, converted: Int, skipped: Int, failed: Int, elapsed: Double) {
+        self.processed = processed
+        self.total = total
+        self.converted = converted
+        self.skipped = skipped
+        self.failed = failed
+        self.elapsed = elapsed
+    }
 }
