@@ -84,6 +84,10 @@ let package = Package(
             name: "PostgresTable",
             dependencies: ["KeyedBlobs", "ArchivePayload", "KeyedArchive", "PropertyList", "CLibPQ"]
         ),
+        .target(
+            name: "PostgresFixtures",
+            dependencies: ["PostgresTable", "KeyedArchive", "PropertyList"]
+        ),
         .executableTarget(
             name: "archivist",
             dependencies: [
@@ -167,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PostgresTableTests",
-            dependencies: ["PostgresTable"]
+            dependencies: ["PostgresTable", "PostgresFixtures", "KeyedBlobs", "KeyedArchive", "ArchivePayload", "PropertyList"]
         ),
         .testTarget(
             name: "ArchivistCLITests",

@@ -17,4 +17,10 @@ public enum MigrationFailureReason: String, Sendable, Hashable, CaseIterable {
     /// Another process changed the row between the read and the write; it is left as that
     /// process wrote it (a rerun converts it).
     case changedDuringMigration
+    /// The row's batch could not get its row locks in time, however often it was tried
+    /// (`--lock-timeout`): left as it is; a rerun converts it.
+    case locked
+    /// The database refused the new value (a constraint, a trigger, a column type that cannot
+    /// hold it); the row is left as it was.
+    case rejected
 }

@@ -9,6 +9,8 @@ public struct MigrationProgress: RowProgress, Hashable {
     public var failed: Int
     /// Seconds since the first batch started (the backup excluded).
     public var elapsed: Double
+    /// Why the migration is waiting instead of writing, while it does (a standby behind).
+    public var pausedBecause: String?
 
     public init(processed: Int, total: Int, converted: Int, skipped: Int, failed: Int, elapsed: Double) {
         self.processed = processed

@@ -5,4 +5,7 @@ public enum MigrationSkipReason: String, Sendable, Hashable, CaseIterable {
     case alreadyConverted
     /// An archive with none of the classes `--rename-class` renames (a rerun finds them all so).
     case nothingToRename
+    /// Another writer changed the row between the read and the write: it is left as that
+    /// writer left it, never overwritten (a rerun converts it if it still needs it).
+    case changedMeanwhile
 }

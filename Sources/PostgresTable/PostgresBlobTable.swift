@@ -1,4 +1,5 @@
 import Foundation
+import KeyedBlobs
 
 /// One connection's view of a table of keyed blobs: batches read in key order (keyset
 /// pagination, never `OFFSET`) within one shard, and converted values written back, each
@@ -97,16 +98,19 @@ final class PostgresBlobTable: @unchecked Sendable {
     func rows(of result: PostgresResult) -> PostgresRowBatch {
         var batch = PostgresRowBatch()
         let count = result.rowCount
+        let isText = location.column.storage != .bytes
         batch.keys.reserveCapacity(count)
         batch.values.reserveCapacity(count)
-        batch.done.reserveCapacity(count)
         for row in 0..<count {
             guard let key = location.keyType.key(in: result, row: row, column: 0) else { continue }
-            let value = result.data(row, 1)
             batch.keys.append(key)
-            batch.values.append(value)
-            batch.done.append(result.bool(row, 2) ?? false)
-            batch.byteCount += value?.count ?? 0
+            if result.bool(row, 2) == true {
+                batch.values.append(.done)
+            } else if let data = result.data(row, 1) {
+                batch.values.append(isText ? .text(data) : .bytes(data))
+            } else {
+                batch.values.append(.null)
+            }
         }
         return batch
     }
@@ -120,33 +124,71 @@ final class PostgresBlobTable: @unchecked Sendable {
 
     /// Writes `changes` in one transaction and returns the keys written; a row that no longer
     /// holds its old value (or, with `--into`, whose target was filled meanwhile) is left as it
-    /// is and missing from the answer.
+    /// is and missing from the answer. When the database refuses a value (a constraint, a
+    /// trigger, jsonb's limits), the batch is written again row by row, each under a
+    /// savepoint, so the other rows go in and the refused ones are named.
     ///
     /// - Throws: `PostgresError`; `isRetryable` when the row locks were not granted within
     ///   `lockTimeout` (or a deadlock or serialization failure): the transaction is rolled back
     ///   and nothing is written.
-    func write(_ changes: [Change]) throws(PostgresError) -> Set<PostgresKey> {
-        guard let update = statements.update, let target else { return [] }
-        guard !changes.isEmpty else { return [] }
+    func write(_ changes: [Change]) throws(PostgresError) -> (written: Set<PostgresKey>, rejected: [PostgresKey: String]) {
+        guard !changes.isEmpty, target != nil else { return ([], [:]) }
+        do throws(PostgresError) {
+            return (try transaction { () throws(PostgresError) in try update(changes) }, [:])
+        } catch where Self.isRefusal(error) {
+            return try transaction { () throws(PostgresError) in
+                var written = Set<PostgresKey>()
+                var rejected: [PostgresKey: String] = [:]
+                for change in changes {
+                    try connection.execute("SAVEPOINT archivist_row")
+                    do throws(PostgresError) {
+                        written.formUnion(try update([change]))
+                        try connection.execute("RELEASE SAVEPOINT archivist_row")
+                    } catch where Self.isRefusal(error) {
+                        try connection.execute("ROLLBACK TO SAVEPOINT archivist_row")
+                        rejected[change.key] = error.message
+                    }
+                }
+                return (written, rejected)
+            }
+        }
+    }
+
+    /// A data exception, an integrity violation or a trigger's exception: about the values,
+    /// not the run.
+    static func isRefusal(_ error: PostgresError) -> Bool {
+        guard let state = error.sqlState else { return false }
+        return state.hasPrefix("22") || state.hasPrefix("23") || state == "P0001"
+    }
+
+    /// `body` in a transaction with the lock timeout, committed; rolled back if it throws.
+    func transaction<T>(_ body: () throws(PostgresError) -> T) throws(PostgresError) -> T {
         try connection.execute("BEGIN")
-        do {
+        do throws(PostgresError) {
             if let lockTimeout {
                 try connection.execute("SET LOCAL lock_timeout = '\(max(1, Int((lockTimeout * 1000).rounded())))ms'")
             }
-            let result = try connection.query(update, [
-                .array(changes.map(\.key.binary), elementType: location.keyType.wireType),
-                .array(changes.map(\.new), elementType: target.parameterType),
-                .array(changes.map(\.old), elementType: location.column.storage == .bytes ? PostgresType.bytea : PostgresType.text),
-            ])
-            var written = Set<PostgresKey>()
-            for row in 0..<result.rowCount {
-                if let key = location.keyType.key(in: result, row: row, column: 0) { written.insert(key) }
-            }
+            let value = try body()
             try connection.execute("COMMIT")
-            return written
+            return value
         } catch {
             try? connection.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// The guarded update of `changes`; the keys it wrote.
+    func update(_ changes: [Change]) throws(PostgresError) -> Set<PostgresKey> {
+        guard let update = statements.update, let target else { return [] }
+        let result = try connection.query(update, [
+            .array(changes.map(\.key.binary), elementType: location.keyType.wireType),
+            .array(changes.map(\.new), elementType: target.parameterType),
+            .array(changes.map(\.old), elementType: location.column.storage == .bytes ? PostgresType.bytea : PostgresType.text),
+        ])
+        var written = Set<PostgresKey>()
+        for row in 0..<result.rowCount {
+            if let key = location.keyType.key(in: result, row: row, column: 0) { written.insert(key) }
+        }
+        return written
     }
 }

@@ -51,6 +51,14 @@ package final class PostgresResult {
         }
     }
 
+    /// A `float8` in binary format.
+    package func double(_ row: Int, _ column: Int) -> Double? {
+        withBytes(row, column) { bytes -> Double? in
+            guard let bytes, bytes.count == 8 else { return nil }
+            return Double(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)))
+        }
+    }
+
     /// A `bool` in binary format.
     package func bool(_ row: Int, _ column: Int) -> Bool? {
         withBytes(row, column) { bytes in bytes.flatMap { $0.first.map { $0 != 0 } } }

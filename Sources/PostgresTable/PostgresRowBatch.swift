@@ -1,17 +1,22 @@
 import Foundation
+import KeyedBlobs
 
 /// Rows read together, in key order.
-struct PostgresRowBatch: Sendable {
+struct PostgresRowBatch: KeyedBlobBatch {
     var keys: [PostgresKey] = []
-    /// The column's bytes (UTF-8 for a text column); nil for NULL, and for rows whose `--into`
-    /// column is filled already (`done`).
-    var values: [Data?] = []
-    /// With `--into`: whether the row's target column holds a value already.
-    var done: [Bool] = []
+    /// Each row's value: bytes for a `bytea` column, UTF-8 for a text one; `.done` with
+    /// `--into` when the target column is filled already (its value is not even sent).
+    var values: [KeyedBlobValue] = []
     /// Whether the batch is as large as asked: there may be more rows after it.
     var isFull = false
-    /// Bytes of values held.
-    var byteCount = 0
 
     var count: Int { keys.count }
+
+    /// The bytes the row held when read: what its update is guarded by.
+    func old(_ index: Int) -> Data? {
+        switch values[index] {
+        case .bytes(let data), .text(let data): data
+        case .null, .number, .done: nil
+        }
+    }
 }

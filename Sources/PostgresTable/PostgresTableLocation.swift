@@ -154,3 +154,13 @@ public struct PostgresTableLocation: Sendable, Hashable, CustomStringConvertible
         }
     }
 }
+
+extension PostgresTableLocation {
+    /// The table's OID now.
+    func oid(on connection: PostgresConnection) throws(PostgresError) -> Int64 {
+        guard let oid = try connection.query("SELECT $1::regclass::oid::int8", [.text(quotedTable)]).int64(0, 0) else {
+            throw PostgresError(.notFound, "the table is gone", table: tableName)
+        }
+        return oid
+    }
+}

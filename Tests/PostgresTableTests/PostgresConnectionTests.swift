@@ -1,26 +1,27 @@
 import Foundation
+import PostgresFixtures
 @testable import PostgresTable
 import Testing
 
-@Suite(.enabled(if: TestServer.shouldRun, TestServer.skipReason))
+@Suite(.enabled(if: PostgresTestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipReason)))
 struct PostgresConnectionTests {
     @Test func aSuperuserConnectsOverTCPWithItsPassword() throws {
-        let connection = try TestServer.connect()
+        let connection = try PostgresTestServer.connect()
         let result = try connection.query("SELECT 41 + $1::int8", [.int64(1)])
         #expect(result.int64(0, 0) == 42)
         #expect(connection.serverVersion >= 100_000)
     }
 
     @Test func aUnixSocketURLConnectsWithoutAPassword() throws {
-        let parts = try TestServer.parts()
-        let socket = try #require(TestServer.environment["ARCHIVIST_POSTGRES_SOCKET_DIR"])
+        let parts = try PostgresTestServer.parts()
+        let socket = try #require(PostgresTestServer.socketDirectory)
         let url = PostgresURL("postgres:///\(parts.database)?host=\(socket)&port=\(parts.port)&user=\(parts.user)")
         let connection = try PostgresConnection(url: url)
         #expect(try connection.query("SELECT current_user::text").string(0, 0) == parts.user)
     }
 
     @Test func PGPASSWORDIsUsedWhenTheURLHasNoPassword() throws {
-        let parts = try TestServer.parts()
+        let parts = try PostgresTestServer.parts()
         let url = PostgresURL("postgres://\(parts.user)@\(parts.host):\(parts.port)/\(parts.database)")
         setenv("PGPASSWORD", parts.password, 1)
         defer { unsetenv("PGPASSWORD") }
@@ -29,7 +30,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func aWrongPasswordIsAnAuthenticationFailureThatDoesNotShowIt() throws {
-        let parts = try TestServer.parts()
+        let parts = try PostgresTestServer.parts()
         let wrong = "Wr0ngPassw0rdSecret"
         let url = PostgresURL("postgres://\(parts.user):\(wrong)@\(parts.host):\(parts.port)/\(parts.database)")
         #expect(url.description == "postgres://\(parts.user)@\(parts.host):\(parts.port)/\(parts.database)")
@@ -54,7 +55,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func aRefusedPortIsCannotConnect() throws {
-        let parts = try TestServer.parts()
+        let parts = try PostgresTestServer.parts()
         // Port 1 on localhost: nothing listens there.
         let url = PostgresURL("postgres://\(parts.user):\(parts.password)@127.0.0.1:1/\(parts.database)")
         do {
@@ -78,7 +79,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func aFailedStatementCarriesItsSQLState() throws {
-        let connection = try TestServer.connect()
+        let connection = try PostgresTestServer.connect()
         do {
             _ = try connection.query("SELECT * FROM no_such_table_anywhere")
             Issue.record("selected from a missing table")
@@ -90,7 +91,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func byteaAndArraysTravelInBinary() throws {
-        let connection = try TestServer.connect()
+        let connection = try PostgresTestServer.connect()
         let blobs: [Data?] = [Data([0, 1, 2, 255]), nil, Data()]
         let result = try connection.query("SELECT k, v FROM unnest($1::int8[], $2::bytea[]) AS t(k, v) ORDER BY k",
                                           [.array([1, 2, 3].map { PostgresBinary.int64($0) }, elementType: PostgresType.int8),
