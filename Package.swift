@@ -98,6 +98,7 @@ let package = Package(
                 "CoreDataStore",
                 "Codegen",
                 "Sweep",
+                "PostgresTable",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

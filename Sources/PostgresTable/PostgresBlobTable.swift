@@ -16,14 +16,15 @@ final class PostgresBlobTable: @unchecked Sendable {
     /// Seconds a batch may wait for its row locks before it is rolled back and retried later.
     let lockTimeout: Double?
 
+    /// With `shardsReported` N, each row also says which shard of N it is in (`--status`).
     init(connection: PostgresConnection, location: PostgresTableLocation, shard: PostgresShard,
-         target: PostgresWriteTarget?, lockTimeout: Double?) {
+         target: PostgresWriteTarget?, lockTimeout: Double?, shardsReported: Int? = nil) {
         self.connection = connection
         self.location = location
         self.shard = shard
         self.target = target
         self.lockTimeout = lockTimeout
-        statements = Statements(location: location, shard: shard, target: target)
+        statements = Statements(location: location, shard: shard, target: target, shardsReported: shardsReported)
     }
 
     let statements: Statements
@@ -35,19 +36,22 @@ final class PostgresBlobTable: @unchecked Sendable {
         let byKeys: String
         let update: String?
 
-        init(location: PostgresTableLocation, shard: PostgresShard, target: PostgresWriteTarget?) {
+        init(location: PostgresTableLocation, shard: PostgresShard, target: PostgresWriteTarget?, shardsReported: Int?) {
             let table = location.quotedTable
             let key = location.key.quoted
             let column = location.column.quoted
             let wire = location.keyType.wireTypeName
             let shardCondition = shard.condition(hash: location.keyType.shardHash(of: key))
             // With --into, a row whose target is filled is done: its value is not even sent.
-            let selected: String
+            var selected: String
             if let target, target.isSeparateColumn {
                 let into = target.column.quoted
                 selected = "\(key), CASE WHEN \(into) IS NULL THEN \(column) END, \(into) IS NOT NULL"
             } else {
                 selected = "\(key), \(column), false"
+            }
+            if let shardsReported {
+                selected += ", (\(location.keyType.shardHash(of: key)) % \(shardsReported))::int8"
             }
             let filter = shardCondition.isEmpty ? "" : " AND \(shardCondition)"
             first = "SELECT \(selected) FROM \(table) WHERE true\(filter) ORDER BY \(key) LIMIT $1"
@@ -104,6 +108,7 @@ final class PostgresBlobTable: @unchecked Sendable {
         for row in 0..<count {
             guard let key = location.keyType.key(in: result, row: row, column: 0) else { continue }
             batch.keys.append(key)
+            if result.columnCount > 3 { batch.shards.append(Int(result.int64(row, 3) ?? 0)) }
             if result.bool(row, 2) == true {
                 batch.values.append(.done)
             } else if let data = result.data(row, 1) {

@@ -7,6 +7,8 @@ struct PostgresRowBatch: KeyedBlobBatch {
     /// Each row's value: bytes for a `bytea` column, UTF-8 for a text one; `.done` with
     /// `--into` when the target column is filled already (its value is not even sent).
     var values: [KeyedBlobValue] = []
+    /// Each row's shard (from 0), when asked for (`--status`).
+    var shards: [Int] = []
     /// Whether the batch is as large as asked: there may be more rows after it.
     var isFull = false
 

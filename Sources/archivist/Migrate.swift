@@ -3,6 +3,7 @@ import ArgumentParser
 import CoreDataModel
 import CoreDataStore
 import Foundation
+import PostgresTable
 import PropertyList
 
 extension Archivist {
@@ -34,6 +35,16 @@ extension Archivist {
                 rewrite does; archives without them are skipped) and archives JSON or plist \
                 payloads back with the classes --class names (as archive does), with the same \
                 backup, batches, verification and Z_OPT. Exit status: 0 when no row failed, 1 otherwise.
+
+                Given a PostgreSQL URL, it converts one column (--table, --column) in place or \
+                --into another (bytea; jsonb or text for JSON; text for XML), in keyset batches \
+                of --batch rows, each batch one transaction in which every row is updated only if \
+                it still holds the bytes read (a row the app changed meanwhile is skipped, never \
+                overwritten) and, with --backup-table, its old value is kept. --workers N runs N \
+                connections; --shard K/N takes one of N disjoint parts of the keys, so N \
+                processes on N machines convert every row once; --status counts, from the data, \
+                what each shard still has to do. --max-rate, --pause-between-batches, \
+                --lock-timeout and --max-replication-lag keep it gentle on a live primary.
                 """
         )
 
@@ -50,11 +61,11 @@ extension Archivist {
             }
         }
 
-        @Argument(help: "The Core Data store (.sqlite), or any SQLite database.")
+        @Argument(help: "The Core Data store (.sqlite), or any SQLite database; or a postgres:// URL with --table and --column.")
         var store: String
 
         @Option(help: ArgumentHelp("The attribute to convert: Entity.attribute (any case), or table.column.", valueName: "Entity.attribute"))
-        var attribute: String
+        var attribute: String?
 
         @Option(help: "The new format: json, plist (binary) or xml; or archive, to rename classes in archives (--rename-class) and archive JSON or plist payloads back (--class).")
         var to: Target
@@ -68,11 +79,11 @@ extension Archivist {
         @Flag(help: "Do not back the store up first.")
         var noBackup = false
 
-        @Option(help: "Rows per transaction.")
-        var batchSize = 5_000
+        @Option(name: [.customLong("batch-size"), .customLong("batch")], help: "Rows per transaction (default: 5000 for a store, 2000 for PostgreSQL).")
+        var batchSize: Int?
 
-        @Option(help: ArgumentHelp("How long to wait for another process's lock on the store before giving up, nothing changed.", valueName: "SECONDS"))
-        var busyTimeout: Double = StoreConnection.defaultBusyTimeout
+        @Option(help: ArgumentHelp("How long to wait for another process's lock on the store before giving up, nothing changed (default: 5).", valueName: "SECONDS"))
+        var busyTimeout: Double?
 
         @Option(help: "Output format of the summary: text, or json for machines.")
         var format: ReportFormat = .text
@@ -98,14 +109,29 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
+        @OptionGroup(title: "PostgreSQL")
+        var postgres: PostgresTableOptions
+
+        @OptionGroup(title: "PostgreSQL migration")
+        var postgresFlags: PostgresMigrationFlags
+
         func validate() throws {
             if backup != nil, noBackup { throw ValidationError("--backup and --no-backup contradict each other") }
-            if batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+            if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
             if to != .archive, !renaming.renames.isEmpty || !classes.assignments.isEmpty {
                 throw ValidationError("--rename-class and --class go with --to archive")
             }
-            if !(busyTimeout >= 0) || busyTimeout > 86_400 { throw ValidationError("--busy-timeout takes seconds from 0 to 86400") }
+            if let busyTimeout, !(busyTimeout >= 0) || busyTimeout > 86_400 { throw ValidationError("--busy-timeout takes seconds from 0 to 86400") }
             if store == "-" { throw ValidationError("migrate rewrites the store in place: give its path, not -") }
+            try postgres.validate(source: store)
+            try postgresFlags.validate(source: store)
+            if PostgresURL.isPostgresURL(store) {
+                if attribute != nil { throw ValidationError("--attribute names a Core Data attribute; a PostgreSQL column is --table and --column") }
+                if backup != nil || noBackup { throw ValidationError("--backup and --no-backup copy a store file; for PostgreSQL, --backup-table keeps old values") }
+                if busyTimeout != nil { throw ValidationError("--busy-timeout waits for a store's lock; for PostgreSQL, --lock-timeout bounds the wait for row locks") }
+            } else if attribute == nil {
+                throw ValidationError("Missing expected argument '--attribute <Entity.attribute>'")
+            }
         }
 
         var options: MigrationOptions {
@@ -114,13 +140,14 @@ extension Archivist {
                 target: to.library, allowList: allow.allowList,
                 payloadOptions: mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth),
                 select: mapping.selectedPath, jsonOptions: json.options, readOptions: reading.archiveReadOptions,
-                dryRun: dryRun, backup: backupChoice, batchSize: batchSize,
+                dryRun: dryRun, backup: backupChoice, batchSize: batchSize ?? 5_000,
                 workerStackSize: reading.workerStackSize, archiveClasses: classes.classes)
-            options.busyTimeout = busyTimeout
+            options.busyTimeout = busyTimeout ?? StoreConnection.defaultBusyTimeout
             return options
         }
 
         func run() throws {
+            if PostgresURL.isPostgresURL(store) { return try runPostgres() }
             var failed = false
             try reportingFailures { () throws(CommandFailure) in
                 // Bad renames and classes are refused before the store is touched.
@@ -132,7 +159,7 @@ extension Archivist {
                 var bar = ProgressBar(enabled: Terminal.progressEnabled())
                 let result: MigrationResult
                 do throws(StoreError) {
-                    result = try AttributeMigrator(options: options).migrate(path: store, attribute: attribute) { progress in
+                    result = try AttributeMigrator(options: options).migrate(path: store, attribute: attribute ?? "") { progress in
                         bar.update(progress, failed: progress.failed)
                     }
                 } catch {

@@ -1,27 +1,33 @@
 import CoreDataStore
 import Foundation
 
-/// A one-line progress bar on standard error, redrawn at most ten times a second.
+/// A one-line progress bar on standard error, redrawn at most ten times a second (and at once
+/// when the note changes).
 struct ProgressBar {
     let enabled: Bool
     var lastDraw: UInt64 = 0
+    var lastNote: String?
     var drawn = false
 
     init(enabled: Bool) { self.enabled = enabled }
 
-    /// Draws `progress`, with the count of failed rows when there are any.
-    mutating func update(_ progress: some RowProgress, failed: Int = 0) {
+    /// Draws `progress`, with the count of failed rows when there are any, and `note` (why
+    /// the work is paused) when there is one.
+    mutating func update(_ progress: some RowProgress, failed: Int = 0, note: String? = nil) {
         draw(processed: progress.processed, total: progress.total, rowsPerSecond: progress.rowsPerSecond,
-             secondsLeft: progress.estimatedSecondsLeft, failed: failed)
+             secondsLeft: progress.estimatedSecondsLeft, failed: failed, note: note)
     }
 
-    mutating func draw(processed: Int, total: Int, rowsPerSecond: Double, secondsLeft: Double?, failed: Int) {
+    mutating func draw(processed: Int, total: Int, rowsPerSecond: Double, secondsLeft: Double?, failed: Int, note: String? = nil) {
         let fraction = total > 0 ? min(1, Double(processed) / Double(total)) : 1
         var detail = String(format: "%@/%@ rows  %@ rows/s", StoreReportText.number(processed), StoreReportText.number(total),
                             StoreReportText.number(Int(rowsPerSecond)))
         if let left = secondsLeft { detail += String(format: "  ETA %.0f s", left.rounded(.up)) }
         if failed > 0 { detail += "  \(StoreReportText.number(failed)) failed" }
-        draw(fraction: fraction, detail: detail, done: processed >= total)
+        if let note { detail += "  \(note)" }
+        let noteChanged = note != lastNote
+        lastNote = note
+        draw(fraction: fraction, detail: detail, done: processed >= total || noteChanged)
     }
 
     /// Draws a bar `fraction` full followed by `detail`, at most ten times a second unless `done`.

@@ -3,6 +3,7 @@ import ArgumentParser
 import CoreDataModel
 import CoreDataStore
 import Foundation
+import PostgresTable
 import PropertyList
 
 extension Archivist {
@@ -27,10 +28,15 @@ extension Archivist {
                 would judge it is shown). BLOB and Transformable columns are always detailed; \
                 columns declared as numbers, dates or text are listed in one line unless they \
                 hold a document. Exit status: 0, or 1 when the store cannot be read.
+
+                Given a PostgreSQL URL (postgres://USER@HOST:PORT/DB, with libpq's PG* variables, \
+                ~/.pgpass, sslmode and host=/socket/dir), it reports on one column (--table, \
+                --column) the same way, reading keyset batches in read-only transactions: a role \
+                with only SELECT is enough. A password is never shown.
                 """
         )
 
-        @Argument(help: "The store: a Core Data .sqlite file, or any SQLite database; - reads one from standard input.")
+        @Argument(help: "The store: a Core Data .sqlite file, or any SQLite database; - reads one from standard input; or a postgres:// URL with --table and --column.")
         var store: String
 
         @Option(help: "Output format: text, or json for machines.")
@@ -47,7 +53,15 @@ extension Archivist {
 
         var displayName: String { store == "-" ? "<stdin>" : store }
 
+        @OptionGroup(title: "PostgreSQL")
+        var postgres: PostgresTableOptions
+
+        func validate() throws {
+            try postgres.validate(source: store)
+        }
+
         func run() throws {
+            if PostgresURL.isPostgresURL(store) { return try runPostgres() }
             try reportingFailures { () throws(CommandFailure) in
                 let scanner = StoreScanner(options: ScanOptions(allowList: allow.allowList, readOptions: reading.archiveReadOptions,
                                                                 workerStackSize: reading.workerStackSize, model: model.choice,

@@ -1,0 +1,173 @@
+import ArchivePayload
+import Foundation
+import KeyedArchive
+
+/// What the values of one column hold, counted value by value: kinds, formats, classes, and
+/// the allow-list's verdict on every archive. A scan's report on a column, whatever holds it.
+public struct ValueTally<Key: Hashable & Sendable>: Sendable {
+    public var rowCount = 0
+    /// Values by kind.
+    public var kinds: [StoredValueKind: Int] = [:]
+    /// Finer labels within a kind: `PNG image`, `binary property list`, `16 bytes`.
+    public var formats: [String: Int] = [:]
+    /// Values with Core Data's `0x01` inline external-storage header.
+    public var inlineFramed = 0
+    /// External references whose file is missing.
+    public var missingExternalFiles = 0
+    /// For each class (readable name), how many values contain at least one object of it.
+    public var classes: [String: Int] = [:]
+    /// Keyed archives the allow-list accepts, and refuses.
+    public var accepted = 0
+    public var refused = 0
+    /// For each refused class, how many values it made the allow-list refuse.
+    public var refusedClasses: [String: Int] = [:]
+    /// How many refused values each class would accept if allowed.
+    public var suggestionCounts: [String: Int] = [:]
+    /// A few rows worth looking at: unreadable values, refusals, external references.
+    public var examples: [Example] = []
+    /// Refusals already explained, by the set of classes that caused them.
+    var refusals: [String: Refusal] = [:]
+
+    /// A row the report points at.
+    public struct Example: Sendable, Hashable {
+        public var key: Key
+        public var kind: StoredValueKind
+        public var message: String
+    }
+
+    /// What the allow-list said about archives with one set of classes.
+    struct Refusal: Sendable {
+        var accepted: Bool
+        var classes: [String]
+        var suggestions: [String]
+        var message: String
+    }
+
+    public init() {}
+
+    /// Counts one value.
+    ///
+    /// - Parameters:
+    ///   - judge: the list archives are judged by; nil when the app's own code judges them
+    ///     (classes are counted, no verdict).
+    ///   - maximumExamples: how many example rows to keep.
+    ///   - externalFileExists: whether an external reference's file is there (Core Data
+    ///     stores); nil where there are no such files.
+    public mutating func record(_ stored: StoredValue, key: Key, judge: AllowListJudge?, maximumExamples: Int,
+                                externalFileExists: ((ExternalBinaryStorage.Reference) -> Bool)? = nil) {
+        rowCount += 1
+        kinds[stored.kind, default: 0] += 1
+        if stored.framing == .inline { inlineFramed += 1 }
+        func example(_ message: String) {
+            // One example per distinct message: the first row that shows it.
+            if examples.count < maximumExamples, !examples.contains(where: { $0.message == message }) {
+                examples.append(Example(key: key, kind: stored.kind, message: message))
+            }
+        }
+        switch stored.kind {
+        case .image, .propertyList, .other:
+            if stored.kind == .other, stored.payload?.count == 16 {
+                // Core Data's UUID attributes; random bytes may also start like a zlib header.
+                formats["16 bytes (a UUID's size)", default: 0] += 1
+            } else if let detail = stored.detail {
+                // `PNG image 8×8` → `PNG image`: sizes vary row by row.
+                let label = detail.range(of: " image").map { String(detail[..<$0.upperBound]) } ?? detail
+                formats[label, default: 0] += 1
+            } else if stored.payload != nil {
+                formats["unrecognized bytes", default: 0] += 1
+            }
+        case .externalReference:
+            if let reference = stored.reference, let exists = externalFileExists, !exists(reference) {
+                missingExternalFiles += 1
+                example("external reference to \(reference), whose file is missing")
+            } else {
+                example("external reference to \(stored.reference?.description ?? "a file")")
+            }
+        case .unreadable:
+            example(stored.detail ?? "unreadable")
+        case .keyedArchiveBinary, .keyedArchiveXML:
+            guard let archive = stored.archive else { break }
+            var seen: Set<String> = []
+            for object in archive.decodedObjects where seen.insert(object.readableClassName).inserted {
+                classes[object.readableClassName, default: 0] += 1
+            }
+            guard let judge else { break }
+            // Most archives pass on classes already judged. A refusal depends only on the set of
+            // classes, so the full check runs once per set; its paths are kept for the example.
+            guard !judge.verdicts.accepts(archive) else {
+                accepted += 1
+                break
+            }
+            let signature = ClassVerdictCache.signature(of: archive, trustsArchiveHierarchy: judge.checker.allowList.trustsArchiveHierarchy)
+            let refusal: Refusal
+            if let known = refusals[signature] {
+                refusal = known
+            } else {
+                let verdict = judge.checker.check(archive)
+                refusal = Refusal(accepted: verdict.isAccepted,
+                                  classes: Array(Set(verdict.violations.map(\.readableClassName))).sorted(),
+                                  suggestions: verdict.suggestedAdditions,
+                                  message: "refused by the allow-list: " + verdict.violations.map { "\($0.readableClassName) at \($0.path)" }.joined(separator: ", "))
+                refusals[signature] = refusal
+            }
+            if !refusal.accepted {
+                refused += 1
+                for name in refusal.classes { refusedClasses[name, default: 0] += 1 }
+                for name in refusal.suggestions { suggestionCounts[name, default: 0] += 1 }
+                example(refusal.message)
+            } else {
+                accepted += 1
+            }
+        case .json, .text, .number, .null:
+            break
+        }
+    }
+
+    /// Kinds present, in the order of `StoredValueKind.allCases`.
+    public var kindCounts: [(kind: StoredValueKind, count: Int)] {
+        StoredValueKind.allCases.compactMap { kind in kinds[kind].map { (kind, $0) } }
+    }
+
+    /// Keyed archives of either format.
+    public var keyedArchiveCount: Int { (kinds[.keyedArchiveBinary] ?? 0) + (kinds[.keyedArchiveXML] ?? 0) }
+
+    /// Classes by count, most first, then by name.
+    public var classCounts: [(name: String, count: Int)] { Self.sorted(classes) }
+    public var refusedClassCounts: [(name: String, count: Int)] { Self.sorted(refusedClasses) }
+    public var formatCounts: [(name: String, count: Int)] { Self.sorted(formats) }
+    /// Classes to add (`--allow`) so that every archive here is accepted, most needed first.
+    public var suggestedAdditions: [String] { Self.sorted(suggestionCounts).map(\.name) }
+
+    static func sorted(_ counts: [String: Int]) -> [(name: String, count: Int)] {
+        counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The `allowedTopLevelClasses` override that accepts every archive counted, for a
+    /// `NSSecureUnarchiveFromDataTransformer` subclass; nil when nothing is refused.
+    public func swiftSnippet(allowList: AllowList) -> String? {
+        guard !suggestionCounts.isEmpty else { return nil }
+        let defaults = Set(AllowList.transformerDefaultClasses)
+        let startsFromDefault = defaults.isSubset(of: Set(allowList.classes))
+        let given = allowList.classes.filter { !startsFromDefault || !defaults.contains($0) }
+        let listed = (given + suggestedAdditions).map(Self.swiftTypeReference)
+        let body = startsFromDefault ? "super.allowedTopLevelClasses + [\(listed.joined(separator: ", "))]" : "[\(listed.joined(separator: ", "))]"
+        return "override class var allowedTopLevelClasses: [AnyClass] {\n    \(body)\n}"
+    }
+
+    /// `UIColor.self`; a Swift class by its unqualified name, since the app's module prefixes it.
+    static func swiftTypeReference(_ name: String) -> String {
+        let readable = SwiftClassName.demangle(name) ?? name
+        return "\(readable.split(separator: ".").last.map(String.init) ?? readable).self"
+    }
+}
+
+/// An allow-list and the verdicts it has made so far, shared by the columns judged by it.
+public struct AllowListJudge: Sendable {
+    public let checker: AllowListChecker
+    let verdicts: ClassVerdictCache
+
+    public init(allowList: AllowList) {
+        checker = AllowListChecker(allowList: allowList)
+        verdicts = ClassVerdictCache(checker: checker)
+    }
+}

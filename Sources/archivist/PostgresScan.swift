@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import KeyedBlobs
+import PostgresTable
+import PropertyList
+
+extension Archivist.Scan {
+    /// `archivist scan postgres://… --table T --column C`: what a column of a PostgreSQL table
+    /// holds, read in read-only keyset batches.
+    func runPostgres() throws {
+        try reportingFailures { () throws(CommandFailure) in
+            let url = PostgresURL(store)
+            let scanner = PostgresScanner(options: PostgresScanOptions(
+                allowList: allow.allowList, readOptions: reading.archiveReadOptions, workerStackSize: reading.workerStackSize,
+                shard: postgres.parsedShard, connectTimeout: postgres.connectTimeout?.seconds))
+            var bar = ProgressBar(enabled: Terminal.progressEnabled())
+            let report: PostgresScanReport
+            do throws(PostgresError) {
+                report = try scanner.scan(url, postgres.request, progress: bar.enabled ? { bar.update($0) } : nil)
+            } catch {
+                bar.finish()
+                throw CommandFailure(file: url.redacted, message: error.description)
+            }
+            bar.finish()
+            switch format {
+            case .text:
+                try OutputFile(path: nil).write(Data(PostgresReportText.render(report, colors: Palette(enabled: Terminal.colorsEnabled())).utf8))
+            case .json:
+                let data: Data
+                do throws(PropertyListError) {
+                    data = try ReportFormat.jsonReport(report.jsonValue)
+                } catch {
+                    throw CommandFailure(file: url.redacted, message: "cannot write the report: \(error.description)")
+                }
+                try OutputFile(path: nil).write(data)
+            }
+        }
+    }
+}
