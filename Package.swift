@@ -120,7 +120,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "archivist-fixtures",
-            dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataStore", "StoreFixtures"]
+            dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataStore", "StoreFixtures", "PostgresTable", "PostgresFixtures"]
         ),
         .testTarget(
             name: "PropertyListTests",
@@ -171,12 +171,17 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "KeyedBlobsTests",
+            dependencies: ["KeyedBlobs", "ArchivePayload", "KeyedArchive", "PropertyList"]
+        ),
+        .testTarget(
             name: "PostgresTableTests",
             dependencies: ["PostgresTable", "PostgresFixtures", "KeyedBlobs", "KeyedArchive", "ArchivePayload", "PropertyList"]
         ),
         .testTarget(
             name: "ArchivistCLITests",
-            dependencies: ["PropertyList", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "Sweep", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PropertyList", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "Sweep", "KeyedArchive", "PostgresTable",
+                           "PostgresFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

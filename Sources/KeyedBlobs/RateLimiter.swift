@@ -14,15 +14,20 @@ final class RateLimiter: Sendable {
 
     /// Waits until `rows` more rows keep the rate.
     func admit(rows: Int) {
-        guard rowsPerSecond > 0, rows > 0 else { return }
-        let cost = UInt64(Double(rows) / rowsPerSecond * 1e9)
         let now = DispatchTime.now().uptimeNanoseconds
-        let start = next.withLock { next -> UInt64 in
+        let start = book(rows: rows, now: now)
+        if start > now { sleep(seconds: Double(start - now) / 1e9) }
+    }
+
+    /// Books `rows` at the first free moment from `now` (uptime nanoseconds) and returns it.
+    func book(rows: Int, now: UInt64) -> UInt64 {
+        guard rowsPerSecond > 0, rows > 0 else { return now }
+        let cost = UInt64(Double(rows) / rowsPerSecond * 1e9)
+        return next.withLock { next -> UInt64 in
             let start = max(next, now)
             next = start + cost
             return start
         }
-        if start > now { sleep(seconds: Double(start - now) / 1e9) }
     }
 }
 

@@ -28,9 +28,12 @@ public struct MixedBlobTable: Sendable {
     }
 
     public var rowCount: Int
+    /// Every row a UIColor archive (the benchmark's table), instead of the mix.
+    public var colorsOnly: Bool
 
-    public init(rowCount: Int) {
+    public init(rowCount: Int, colorsOnly: Bool = false) {
         self.rowCount = rowCount
+        self.colorsOnly = colorsOnly
     }
 
     /// Every class in the table beyond the transformer's defaults: `--allow` them all and every
@@ -65,6 +68,13 @@ public struct MixedBlobTable: Sendable {
         public var blue: Double
         public var alpha: Double
 
+        public init(red: Double, green: Double, blue: Double, alpha: Double) {
+            self.red = red
+            self.green = green
+            self.blue = blue
+            self.alpha = alpha
+        }
+
         /// Equal as the float32 components UIColor keeps (JSON spells them shortest).
         public func matches(_ other: Color) -> Bool {
             Float(red) == Float(other.red) && Float(green) == Float(other.green)
@@ -97,7 +107,7 @@ public struct MixedBlobTable: Sendable {
 
     /// Builds values once per distinct content.
     public final class Values: @unchecked Sendable {
-        var colors: [Int: Data] = [:]
+        var colors: [Color: Data] = [:]
         var arrays: [Int: Data] = [:]
         var files: [String: Data] = [:]
         let lock = NSLock()
@@ -142,28 +152,29 @@ public struct MixedBlobTable: Sendable {
 
         /// A UIColor archive of `color`.
         public func colorArchive(_ color: Color) throws -> Data {
-            let index = Int(color.red * 15) | Int(color.green * 15) << 4 | Int(color.blue * 15) << 8 | (color.alpha < 1 ? 1 << 12 : 0)
-            if let known = colors[index] { return known }
+            if let known = colors[color] { return known }
             var builder = KeyedArchiveBuilder()
             let root = builder.uiColor(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
             let data = try KeyedArchiveWriter().write(builder.archive(root: root), format: .binary)
-            colors[index] = data
+            colors[color] = data
             return data
         }
     }
 
     /// Creates `table` (`[schema.]name`: `id bigint PRIMARY KEY, payload bytea`) and fills it,
     /// 10,000 rows a statement; then `ANALYZE`, so the row estimate is right.
-    package func create(_ table: String, on connection: PostgresConnection, values: Values = Values()) throws {
+    package func create(_ table: String, on connection: PostgresConnection, values: Values = Values(),
+                        progress: ((Int) -> Void)? = nil) throws {
         try connection.execute("CREATE TABLE \(table) (id bigint PRIMARY KEY, payload bytea)")
         var id = 1
         while id <= rowCount {
             let end = min(rowCount, id + 9_999)
             let ids = (id...end).map { withUnsafeBytes(of: Int64($0).bigEndian) { Data($0) } }
-            let blobs = try (id...end).map { try values.value(of: $0) }
+            let blobs = try (id...end).map { colorsOnly ? try values.colorArchive(Self.color(of: $0)) : try values.value(of: $0) }
             _ = try connection.query("INSERT INTO \(table) (id, payload) SELECT * FROM unnest($1::int8[], $2::bytea[])",
                                      [.array(ids, elementType: PostgresType.int8), .array(blobs, elementType: PostgresType.bytea)])
             id = end + 1
+            progress?(end)
         }
         try connection.execute("ANALYZE \(table)")
     }

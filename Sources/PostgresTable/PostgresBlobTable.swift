@@ -168,11 +168,9 @@ final class PostgresBlobTable: @unchecked Sendable {
 
     /// `body` in a transaction with the lock timeout, committed; rolled back if it throws.
     func transaction<T>(_ body: () throws(PostgresError) -> T) throws(PostgresError) -> T {
-        try connection.execute("BEGIN")
+        // One round trip: the transaction and its lock timeout.
+        try connection.execute("BEGIN" + (lockTimeout.map { "; SET LOCAL lock_timeout = '\(max(1, Int(($0 * 1000).rounded())))ms'" } ?? ""))
         do throws(PostgresError) {
-            if let lockTimeout {
-                try connection.execute("SET LOCAL lock_timeout = '\(max(1, Int((lockTimeout * 1000).rounded())))ms'")
-            }
             let value = try body()
             try connection.execute("COMMIT")
             return value

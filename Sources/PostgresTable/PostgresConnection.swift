@@ -81,7 +81,11 @@ package final class PostgresConnection: @unchecked Sendable {
         handle = connection
         // Notices (such as "relation already exists, skipping") are not for our users.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
-        if options.readOnly { try execute("SET default_transaction_read_only = on") }
+        // Batches are small index scans: fanning each out to parallel workers (which a shard's
+        // hash filter makes the planner want) costs more than it gives, on someone's primary.
+        var settings = "SET max_parallel_workers_per_gather = 0"
+        if options.readOnly { settings += "; SET default_transaction_read_only = on" }
+        try execute(settings)
     }
 
     deinit { PQfinish(handle) }

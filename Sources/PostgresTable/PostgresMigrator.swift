@@ -40,15 +40,16 @@ public struct PostgresMigrator: Sendable {
         let engine = KeyedBlobMigrator(options: engineOptions)
         let tally: KeyedBlobTally<PostgresKey>
         if workers == 1 {
+            // A dry run reads what a real one would (with --into, whether the target is filled)
+            // and never writes: the engine does not call the table's write.
             var lane = PostgresLane(table: PostgresBlobTable(connection: connection, location: location, shard: shard,
-                                                             target: migration.dryRun ? nil : target, lockTimeout: lockTimeout), lag: lag)
+                                                             target: target, lockTimeout: lockTimeout), lag: lag)
             tally = try engine.migrate(&lane, total: total, progress: progress)
         } else {
-            let writes = migration.dryRun ? nil : target
             tally = try engine.migrate(lanes: workers, total: total, makeTable: { lane throws(PostgresError) in
                 let own = try PostgresConnection(url: url, options: connectionOptions)
                 return PostgresLane(table: PostgresBlobTable(connection: own, location: location, shard: shard.split(worker: lane, of: workers),
-                                                             target: writes, lockTimeout: lockTimeout), lag: lag)
+                                                             target: target, lockTimeout: lockTimeout), lag: lag)
             }, progress: progress)
         }
         return PostgresMigrationResult(source: url.redacted, location: location, target: migration.conversion.target,

@@ -2,6 +2,8 @@ import CoreDataStore
 import StoreFixtures
 import Foundation
 import KeyedArchive
+import PostgresFixtures
+import PostgresTable
 import PropertyList
 
 // archivist-fixtures: writes the hand-built archives in Fixtures/archives/.
@@ -17,8 +19,33 @@ import PropertyList
 //                                 Z_MODELCACHE (PaletteStoreFixture)
 //   swift run archivist-fixtures --models [DIRECTORY]     Palette.momd, compiled by our own archiver
 //                                 (default: Fixtures/models)
+//   swift run archivist-fixtures --postgres URL --table NAME [--rows N] [--colors-only]
+//       a PostgreSQL table of blobs (MixedBlobTable: the mix the tests use, or UIColor archives only)
 //
 // The tests regenerate every fixture and compare bytes, so the checked-in files cannot drift.
+
+if let postgresFlag = CommandLine.arguments.firstIndex(of: "--postgres") {
+    let arguments = CommandLine.arguments
+    func value(_ flag: String) -> String? {
+        arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+    }
+    guard postgresFlag + 1 < arguments.count, let table = value("--table"), value("--rows").map({ Int($0) != nil }) ?? true else {
+        FileHandle.standardError.write(Data("usage: archivist-fixtures --postgres URL --table NAME [--rows N] [--colors-only]\n".utf8))
+        exit(64)
+    }
+    let url = PostgresURL(arguments[postgresFlag + 1])
+    let rows = value("--rows").flatMap { Int($0) } ?? 100_000
+    let fixture = MixedBlobTable(rowCount: rows, colorsOnly: arguments.contains("--colors-only"))
+    do {
+        let connection = try PostgresConnection(url: url)
+        try fixture.create(table, on: connection)
+        print("wrote \(table) at \(url): \(rows) rows\(fixture.colorsOnly ? " of UIColor archives" : ", mixed")")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("archivist-fixtures: \(url): \(error)\n".utf8))
+        exit(1)
+    }
+}
 
 if let storeFlag = CommandLine.arguments.firstIndex(of: "--store") {
     let arguments = CommandLine.arguments
