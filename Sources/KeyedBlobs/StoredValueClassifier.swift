@@ -79,5 +79,5 @@ public struct StoredValueClassifier: Sendable {
         return text.contains("<plist") || text.contains("<!DOCTYPE plist") ? .xml : nil
     }
 
-    static let bplist = Array("bplist".utf8)
+    package static let bplist = Array("bplist".utf8)
 }

@@ -81,14 +81,14 @@ public struct PostgresMigrator: Sendable {
         let fits: Bool = switch column.storage {
         case .bytes: true
         case .json: format == .json
-        case .text: format != .propertyList
+        case .text: format.isText
         case .other: false
         }
         guard fits else {
             let flag = target.isSeparateColumn ? "--into \(column.name)" : column.name
             let holds = switch column.storage {
             case .json: "JSON only; use --to json, or a bytea column"
-            case .text: "text, not a binary property list; use --to json or xml, or --into a bytea column"
+            case .text: "text, not binary (a property list or an archive); use --to json or xml, or --into a bytea column"
             default: "no documents; use a bytea, text or jsonb column"
             }
             throw PostgresError(.wrongType, "\(flag) is \(column.typeName), which holds \(holds)", table: table)

@@ -29,7 +29,10 @@ extension Archivist.Migrate {
                 try write(format == .json ? nil : PostgresReportText.render(report, colors: colors), json: report.jsonValue, source: url.redacted)
                 return
             }
-            let engine = KeyedBlobMigrationOptions(conversion: options.conversion, dryRun: dryRun, batchSize: batchSize ?? 2_000,
+            // Bad renames and classes are refused before the server is touched.
+            var conversion = options.conversion
+            conversion.classRenames = try renaming.parsed(file: url.redacted)
+            let engine = KeyedBlobMigrationOptions(conversion: conversion, dryRun: dryRun, batchSize: batchSize ?? 2_000,
                                                    workerStackSize: reading.workerStackSize, maximumRate: postgresFlags.maxRate,
                                                    pauseBetweenBatches: postgresFlags.pauseBetweenBatches?.seconds ?? 0)
             let migrator = PostgresMigrator(options: PostgresMigrationOptions(

@@ -59,6 +59,7 @@ enum PostgresReportText {
             case .null: "NULL"
             case .alreadyConverted: "already \(result.target.label)"
             case .changedMeanwhile: "changed by another writer meanwhile"
+            case .nothingToRename: "no class to rename"
             }
             reasons.append("\(label) \(number(n))")
         }

@@ -161,6 +161,7 @@ enum StoreReportText {
             case .null: "NULL"
             case .alreadyConverted: "already \(format)"
             case .nothingToRename: "no class to rename"
+            case .changedMeanwhile: "changed by another writer meanwhile"
             }
             return "\(label) \(number(n))"
         }
