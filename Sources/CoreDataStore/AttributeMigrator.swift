@@ -5,10 +5,13 @@ import GRDB
 import KeyedArchive
 import PropertyList
 
-/// Rewrites every value of one attribute in place, in the target format, losing nothing.
+/// Rewrites every value of one attribute in place, in the target format, losing nothing: the
+/// migration engine every table of keyed blobs shares (`KeyedBlobMigrator`), on the attribute's
+/// table (`StoreAttributeTable`).
 ///
-/// - The store is backed up with SQLite's online backup API before the first write (unless the
-///   options say not to).
+/// - The store is backed up with SQLite's online backup API just before the first batch that
+///   changes a row (unless the options say not to), after checking that it can be written and
+///   locked.
 /// - Rows are read and written in batches, in key order, each batch in its own `IMMEDIATE`
 ///   transaction: a kill at any moment leaves each row either old or new, and SQLite's journal
 ///   (WAL or rollback) keeps the file valid. Memory holds one batch at most.
@@ -18,6 +21,8 @@ import PropertyList
 ///   does what is left.
 /// - `Z_OPT` is incremented on each changed row, as Core Data does on every save, so a context
 ///   holding a stale copy of the object sees a merge conflict instead of overwriting the new value.
+/// - A row another process changed between the read and the write is left as that process
+///   wrote it and counted as skipped (`changedMeanwhile`).
 public struct AttributeMigrator: Sendable {
     public var options: MigrationOptions
 
@@ -70,50 +75,34 @@ public struct AttributeMigrator: Sendable {
         result.model = modelChoice
         result.jsonOptions = options.jsonOptions
         let statements = Statements(location: location)
-        let run = Run(options: options, statements: statements, path: path, location: location)
-        let start = DispatchTime.now().uptimeNanoseconds
-        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-        var committedBatches = 0
+        let engine = KeyedBlobMigrator(options: Self.engineOptions(options))
+        // The table makes the backup just before the first batch that changes a row, and counts
+        // what it committed, for the error of a run that stops.
+        let log = StoreAttributeTable.WriteLog(backup: backup)
+        let tally: KeyedBlobTally<Int64>
         do throws(StoreError) {
-            try StoreConnection.sqlite(path, table: location.table.name, column: location.column.name) {
-                // A pipeline: while this thread writes batch N and reads batch N + 2, batch N + 1
-                // is converted on other threads. Rows are read outside the write transaction, so
-                // each update is guarded (Z_OPT, or the old value, unchanged since the read), as
-                // Core Data guards its own saves: a row another process changed meanwhile is
-                // left as that process wrote it, and reported.
+            tally = try StoreConnection.sqlite(path, table: location.table.name, column: location.column.name) {
+                // Rows are read outside the write transactions, so each update is guarded (Z_OPT,
+                // or the old value, unchanged since the read), as Core Data guards its own saves.
                 try queue.writeWithoutTransaction { db in
-                    result.total = try Int.fetchOne(db, sql: statements.count) ?? 0
-                    var current = try run.read(db, after: Int64.min)
-                    var converting = run.startConverting(current)
-                    while true {
-                        let next = current.isFull ? try run.read(db, after: current.keys.last ?? Int64.max) : nil
-                        let outcomes = converting.wait()
-                        if let next { converting = run.startConverting(next) }
-                        // The backup, once: just before the first batch that changes a row.
-                        if let backup, result.backupPath == nil, outcomes.contains(where: \.isConversion) {
-                            result.backupPath = try StoreBackup.copy(db, storePath: path, to: backup)
-                        }
-                        var batchResult = result
-                        try db.inTransaction(.immediate) {
-                            try run.record(current, outcomes: outcomes, into: &batchResult, db: db)
-                            return .commit
-                        }
-                        // Counted only once the batch is committed.
-                        committedBatches += 1
-                        result = batchResult
-                        result.batches += 1
-                        progress?(run.progress(result, elapsed: elapsed()))
-                        guard let next else { break }
-                        current = next
-                    }
+                    let total = try Int.fetchOne(db, sql: statements.count) ?? 0
+                    var table = StoreAttributeTable(db: db, statements: statements, path: path, location: location, log: log)
+                    return try engine.migrate(&table, total: total, progress: progress)
                 }
             }
         } catch {
-            throw failed(error, backupPath: result.backupPath, committedBatches: committedBatches, converted: result.converted)
+            throw failed(error, backupPath: log.backupPath, committedBatches: log.committedBatches, converted: log.converted)
         }
-        result.elapsed = elapsed()
-        result.suggestedAdditions = run.suggestions(result)
+        result.backupPath = log.backupPath
+        result.record(tally)
         return result
+    }
+
+    /// The engine's options for a store.
+    static func engineOptions(_ options: MigrationOptions) -> KeyedBlobMigrationOptions {
+        KeyedBlobMigrationOptions(conversion: options.conversion, dryRun: options.dryRun, batchSize: options.batchSize,
+                                  maximumListedFailures: options.maximumListedFailures, parallelism: options.parallelism,
+                                  workerStackSize: options.workerStackSize)
     }
 
     /// A dry run: the store read as `StoreConnection.openForReading` reads it, in one snapshot,
@@ -129,24 +118,17 @@ public struct AttributeMigrator: Sendable {
         result.model = modelChoice
         result.jsonOptions = options.jsonOptions
         let statements = Statements(location: location)
-        let run = Run(options: options, statements: statements, path: path, location: location)
-        let start = DispatchTime.now().uptimeNanoseconds
-        try StoreConnection.sqlite(path, table: location.table.name, column: location.column.name) {
+        let engine = KeyedBlobMigrator(options: Self.engineOptions(options))
+        // One read transaction: a consistent snapshot, and no write is possible.
+        let tally: KeyedBlobTally<Int64> = try StoreConnection.sqlite(path, table: location.table.name, column: location.column.name) {
             try store.queue.read { db in
-                result.total = try Int.fetchOne(db, sql: statements.count) ?? 0
-                var after = Int64.min
-                while true {
-                    let batch = try run.read(db, after: after)
-                    try run.record(batch, outcomes: run.convert(batch.values), into: &result, db: nil)
-                    result.batches += 1
-                    progress?(run.progress(result, elapsed: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9))
-                    guard batch.isFull, let last = batch.keys.last else { break }
-                    after = last
-                }
+                let total = try Int.fetchOne(db, sql: statements.count) ?? 0
+                var table = StoreAttributeTable(db: db, statements: statements, path: path, location: location,
+                                                log: StoreAttributeTable.WriteLog(backup: nil))
+                return try engine.migrate(&table, total: total, progress: progress)
             }
         }
-        result.elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        result.suggestedAdditions = run.suggestions(result)
+        result.record(tally)
         return result
     }
 
@@ -244,132 +226,6 @@ public struct AttributeMigrator: Sendable {
             } else {
                 update = "UPDATE \(table) SET \(column) = ? WHERE \(key) = ? AND \(column) IS ?"
             }
-        }
-    }
-
-    /// Rows read together: keys in order, values, and what each update is guarded by.
-    struct Batch: Sendable {
-        var keys: [Int64] = []
-        var values: [DatabaseValue] = []
-        var guards: [DatabaseValue] = []
-        /// Whether the batch is as large as asked: there may be more rows after it.
-        var isFull = false
-    }
-
-    /// Outcomes being computed on other threads.
-    final class Conversion: @unchecked Sendable {
-        let group = DispatchGroup()
-        // Written once by the worker before `leave`, read only after `wait`.
-        var outcomes: [ValueConverter.Outcome] = []
-
-        func wait() -> [ValueConverter.Outcome] {
-            group.wait()
-            return outcomes
-        }
-    }
-
-    /// The per-batch work, shared by real and dry runs.
-    struct Run: Sendable {
-        let options: MigrationOptions
-        let statements: Statements
-        let path: String
-        let location: AttributeLocation
-        let converter: ValueConverter
-
-        init(options: MigrationOptions, statements: Statements, path: String, location: AttributeLocation) {
-            self.options = options
-            self.statements = statements
-            self.path = path
-            self.location = location
-            converter = ValueConverter(options: options)
-        }
-
-        /// Up to `batchSize` rows after key `after`.
-        func read(_ db: Database, after: Int64) throws -> Batch {
-            let rows = try Row.fetchAll(db.cachedStatement(sql: statements.select), arguments: [after, options.batchSize])
-            var batch = Batch()
-            batch.isFull = rows.count == options.batchSize
-            batch.keys.reserveCapacity(rows.count)
-            batch.values.reserveCapacity(rows.count)
-            batch.guards.reserveCapacity(rows.count)
-            for row in rows {
-                guard let key = row[0] as Int64? else { continue }
-                batch.keys.append(key)
-                batch.values.append(row[1])
-                batch.guards.append(row[2])
-            }
-            return batch
-        }
-
-        func startConverting(_ batch: Batch) -> Conversion {
-            let conversion = Conversion()
-            conversion.group.enter()
-            let values = batch.values
-            DispatchQueue.global().async {
-                conversion.outcomes = convert(values)
-                conversion.group.leave()
-            }
-            return conversion
-        }
-
-        /// Counts a batch's outcomes and, given a database, writes the converted values.
-        func record(_ batch: Batch, outcomes: [ValueConverter.Outcome], into result: inout MigrationResult, db: Database?) throws {
-            let update = try db.map { try $0.cachedStatement(sql: statements.update) }
-            for (index, key) in batch.keys.enumerated() {
-                switch outcomes[index] {
-                case .converted(let bytes):
-                    if let db, let update {
-                        // Text stays text when the new format is text (JSON, XML); a binary
-                        // plist or archive is a BLOB, which is what Core Data hands a transformer as Data.
-                        let isText = if case .string = batch.values[index].storage { true } else { false }
-                        let stored: DatabaseValueConvertible = isText && !bytes.starts(with: StoredValueClassifier.bplist)
-                            ? String(decoding: bytes, as: UTF8.self) : bytes
-                        try update.execute(arguments: [stored, key, batch.guards[index]])
-                        guard db.changesCount == 1 else {
-                            fail(key, .changedDuringMigration, "the row changed while the migration ran and was left as the other writer left it; run migrate again to convert it", into: &result)
-                            continue
-                        }
-                    }
-                    result.converted += 1
-                case .skipped(let reason):
-                    result.skipped[reason, default: 0] += 1
-                case .failed(let reason, let message, let suggested):
-                    fail(key, reason, message, into: &result)
-                    for name in suggested { result.suggestionCounts[name, default: 0] += 1 }
-                }
-            }
-        }
-
-        func fail(_ key: Int64, _ reason: MigrationFailureReason, _ message: String, into result: inout MigrationResult) {
-            result.failedByReason[reason, default: 0] += 1
-            if result.failures.count < options.maximumListedFailures {
-                result.failures.append(MigrationFailure(primaryKey: key, reason: reason, message: message))
-            }
-        }
-
-        /// Converts a batch's values, on `options.parallelism` threads: conversion is pure and
-        /// independent per value, while SQLite reads and writes stay on the migration's thread.
-        func convert(_ values: [DatabaseValue]) -> [ValueConverter.Outcome] {
-            let converter = self.converter
-            @Sendable func one(_ value: DatabaseValue) -> ValueConverter.Outcome {
-                switch value.storage {
-                case .null: return .skipped(.null)
-                case .blob(let data): return converter.convert(data)
-                case .string(let text): return converter.convert(Data(text.utf8), isText: true)
-                case .int64, .double: return converter.convert(StoredValue(kind: .number))
-                }
-            }
-            return ParallelBatch.map(values, parallelism: options.parallelism, stackSize: options.workerStackSize,
-                                     placeholder: .skipped(.null), one)
-        }
-
-        func progress(_ result: MigrationResult, elapsed: Double) -> MigrationProgress {
-            MigrationProgress(processed: result.converted + result.skippedCount + result.failedCount, total: result.total,
-                              converted: result.converted, skipped: result.skippedCount, failed: result.failedCount, elapsed: elapsed)
-        }
-
-        func suggestions(_ result: MigrationResult) -> [String] {
-            result.suggestionCounts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
         }
     }
 }

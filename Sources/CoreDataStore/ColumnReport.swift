@@ -87,18 +87,6 @@ public struct ColumnReport: Sendable {
     /// The `allowedTopLevelClasses` override that accepts every archive in the column, for a
     /// `NSSecureUnarchiveFromDataTransformer` subclass; nil when nothing is refused.
     public func swiftSnippet(allowList: AllowList) -> String? {
-        guard !suggestedAdditions.isEmpty else { return nil }
-        let defaults = Set(AllowList.transformerDefaultClasses)
-        let startsFromDefault = defaults.isSubset(of: Set(allowList.classes))
-        let given = allowList.classes.filter { !startsFromDefault || !defaults.contains($0) }
-        let listed = (given + suggestedAdditions).map(Self.swiftTypeReference)
-        let body = startsFromDefault ? "super.allowedTopLevelClasses + [\(listed.joined(separator: ", "))]" : "[\(listed.joined(separator: ", "))]"
-        return "override class var allowedTopLevelClasses: [AnyClass] {\n    \(body)\n}"
-    }
-
-    /// `UIColor.self`; a Swift class by its unqualified name, since the app's module prefixes it.
-    static func swiftTypeReference(_ name: String) -> String {
-        let readable = SwiftClassName.demangle(name) ?? name
-        return "\(readable.split(separator: ".").last.map(String.init) ?? readable).self"
+        ValueTally<Int64>.swiftSnippet(adding: suggestedAdditions, to: allowList)
     }
 }

@@ -17,6 +17,8 @@ public struct MigrationResult: Sendable {
     public var failedByReason: [MigrationFailureReason: Int] = [:]
     /// The first `maximumListedFailures` failed rows, in key order.
     public var failures: [MigrationFailure] = []
+    /// The first rows another process changed while the migration ran, left as it wrote them.
+    public var changedKeys: [Int64] = []
     /// Classes to allow so that the refused rows convert, most needed first.
     public var suggestedAdditions: [String] = []
     /// How many refused rows each suggested class would accept.
@@ -112,5 +114,21 @@ public struct ModelChange: Sendable, Hashable {
         if let removedCustomClass { removed.append("custom class \(removedCustomClass) removed") }
         text += ", " + removed.joined(separator: ", ")
         return text
+    }
+}
+
+extension MigrationResult {
+    /// Takes the engine's counts for this attribute.
+    mutating func record(_ tally: KeyedBlobTally<Int64>) {
+        total = tally.rows
+        converted = tally.converted
+        skipped = tally.skipped
+        failedByReason = tally.failedByReason
+        failures = tally.failures.map { MigrationFailure(primaryKey: $0.key, reason: $0.reason, message: $0.message) }
+        changedKeys = tally.changedKeys
+        suggestionCounts = tally.suggestionCounts
+        suggestedAdditions = tally.suggestedAdditions
+        batches = tally.batches
+        elapsed = tally.elapsed
     }
 }

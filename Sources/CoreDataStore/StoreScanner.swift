@@ -95,18 +95,21 @@ public struct StoreScanner: Sendable {
         let sql = "SELECT \(selected) FROM \(StoreConnection.quote(table.name))"
         let classifier = StoredValueClassifier(readOptions: options.readOptions)
         // Each column is judged by its own transformer's list; columns with the same list share
-        // a checker and its verdicts. A column the app's code judges has none.
-        var judges: [AllowList: (checker: AllowListChecker, verdicts: ClassVerdictCache)] = [:]
-        let columnJudges = reports.map { report -> (checker: AllowListChecker, verdicts: ClassVerdictCache)? in
+        // a judge and its verdicts. A column the app's code judges has none. Values are counted
+        // as any table's are (`ValueTally`, shared with PostgreSQL columns); external references
+        // are checked against the store's folder.
+        var judges: [AllowList: AllowListJudge] = [:]
+        let columnJudges = reports.map { report -> AllowListJudge? in
             guard let list = report.judgement.allowList else { return nil }
             if let known = judges[list] { return known }
-            let checker = AllowListChecker(allowList: list)
-            let made = (checker, ClassVerdictCache(checker: checker))
+            let made = AllowListJudge(allowList: list)
             judges[list] = made
             return made
         }
-        var refusals = Array(repeating: [String: Refusal](), count: columns.count)
-        var suggestions = Array(repeating: [String: Int](), count: columns.count)
+        var tallies = Array(repeating: ValueTally<Int64>(), count: columns.count)
+        @Sendable func externalFileExists(_ reference: ExternalBinaryStorage.Reference) -> Bool {
+            FileManager.default.fileExists(atPath: reference.fileURL(store: storeURL).path)
+        }
         var rowCount = 0
         @Sendable func classify(_ value: DatabaseValue) -> StoredValue {
             switch value.storage {
@@ -134,8 +137,8 @@ public struct StoreScanner: Sendable {
                                                   keyColumn: table.hasRowID ? table.keyColumn : "row", primaryKey: primaryKey),
                               stored[row * columns.count + index])
                     }
-                    record(stored[row * columns.count + index], primaryKey: primaryKey, into: &reports[index], suggestions: &suggestions[index],
-                           judge: columnJudges[index], refusals: &refusals[index], storeURL: storeURL)
+                    tallies[index].record(stored[row * columns.count + index], key: primaryKey, judge: columnJudges[index],
+                                          maximumExamples: options.maximumExamples, externalFileExists: externalFileExists)
                 }
             }
             tracker.add(keys.count)
@@ -162,8 +165,7 @@ public struct StoreScanner: Sendable {
         var detailed: [ColumnReport] = []
         var plain: [StoreColumn] = []
         for index in reports.indices {
-            reports[index].rowCount = rowCount
-            reports[index].suggestedAdditions = ColumnReport.sorted(suggestions[index]).map(\.name)
+            reports[index].take(tallies[index])
             let plainKinds: Set<StoredValueKind> = [.null, .number, .text]
             let onlyPlain = reports[index].kinds.keys.allSatisfy(plainKinds.contains)
             if columns[index].affinity == .blob || !onlyPlain || columns[index].attribute?.attributeType == .transformable {
@@ -175,83 +177,21 @@ public struct StoreScanner: Sendable {
         return TableReport(name: table.name, entityNames: table.entities.map(\.name), rowCount: rowCount, columns: detailed, plainColumns: plain,
                            transientAttributes: table.transientAttributes, keyColumn: table.keyColumn)
     }
+}
 
-    /// What the allow-list said about archives with one set of classes.
-    struct Refusal {
-        var accepted: Bool
-        var classes: [String]
-        var suggestions: [String]
-        var message: String
-    }
-
-    func record(_ stored: StoredValue, primaryKey: Int64, into report: inout ColumnReport, suggestions: inout [String: Int],
-                judge: (checker: AllowListChecker, verdicts: ClassVerdictCache)?, refusals: inout [String: Refusal], storeURL: URL) {
-        report.kinds[stored.kind, default: 0] += 1
-        if stored.framing == .inline { report.inlineFramed += 1 }
-        func example(_ message: String) {
-            // One example per distinct message: the first row that shows it.
-            if report.examples.count < options.maximumExamples, !report.examples.contains(where: { $0.message == message }) {
-                report.examples.append(.init(primaryKey: primaryKey, kind: stored.kind, message: message))
-            }
-        }
-        switch stored.kind {
-        case .image, .propertyList, .other:
-            if stored.kind == .other, stored.payload?.count == 16 {
-                // Core Data's UUID attributes; random bytes may also start like a zlib header.
-                report.formats["16 bytes (a UUID's size)", default: 0] += 1
-            } else if let detail = stored.detail {
-                // `PNG image 8×8` → `PNG image`: sizes vary row by row.
-                let label = detail.range(of: " image").map { String(detail[..<$0.upperBound]) } ?? detail
-                report.formats[label, default: 0] += 1
-            } else if stored.payload != nil {
-                report.formats["unrecognized bytes", default: 0] += 1
-            }
-        case .externalReference:
-            if let reference = stored.reference,
-               !FileManager.default.fileExists(atPath: reference.fileURL(store: storeURL).path) {
-                report.missingExternalFiles += 1
-                example("external reference to \(reference), whose file is missing")
-            } else {
-                example("external reference to \(stored.reference?.description ?? "a file")")
-            }
-        case .unreadable:
-            example(stored.detail ?? "unreadable")
-        case .keyedArchiveBinary, .keyedArchiveXML:
-            guard let archive = stored.archive else { break }
-            var seen: Set<String> = []
-            for object in archive.decodedObjects where seen.insert(object.readableClassName).inserted {
-                report.classes[object.readableClassName, default: 0] += 1
-            }
-            // The app's own transformer judges this column: classes are counted, no verdict.
-            guard let (checker, verdicts) = judge else { break }
-            // Most archives pass on classes already judged. A refusal depends only on the set of
-            // classes, so the full check runs once per set; its paths are kept for the example.
-            guard !verdicts.accepts(archive) else {
-                report.accepted += 1
-                break
-            }
-            let signature = ClassVerdictCache.signature(of: archive, trustsArchiveHierarchy: checker.allowList.trustsArchiveHierarchy)
-            let refusal: Refusal
-            if let known = refusals[signature] {
-                refusal = known
-            } else {
-                let verdict = checker.check(archive)
-                refusal = Refusal(accepted: verdict.isAccepted,
-                                  classes: Array(Set(verdict.violations.map(\.readableClassName))).sorted(),
-                                  suggestions: verdict.suggestedAdditions,
-                                  message: "refused by the allow-list: " + verdict.violations.map { "\($0.readableClassName) at \($0.path)" }.joined(separator: ", "))
-                refusals[signature] = refusal
-            }
-            if !refusal.accepted {
-                report.refused += 1
-                for name in refusal.classes { report.refusedClasses[name, default: 0] += 1 }
-                for name in refusal.suggestions { suggestions[name, default: 0] += 1 }
-                example(refusal.message)
-            } else {
-                report.accepted += 1
-            }
-        case .json, .text, .number, .null:
-            break
-        }
+extension ColumnReport {
+    /// The counts of a column's values.
+    mutating func take(_ tally: ValueTally<Int64>) {
+        rowCount = tally.rowCount
+        kinds = tally.kinds
+        formats = tally.formats
+        inlineFramed = tally.inlineFramed
+        missingExternalFiles = tally.missingExternalFiles
+        classes = tally.classes
+        accepted = tally.accepted
+        refused = tally.refused
+        refusedClasses = tally.refusedClasses
+        suggestedAdditions = tally.suggestedAdditions
+        examples = tally.examples.map { Example(primaryKey: $0.key, kind: $0.kind, message: $0.message) }
     }
 }

@@ -14,9 +14,6 @@ public enum MigrationFailureReason: String, Sendable, Hashable, CaseIterable {
     case externalReference
     /// The value is not a keyed archive, nor already in the target format.
     case notAnArchive
-    /// Another process changed the row between the read and the write; it is left as that
-    /// process wrote it (a rerun converts it).
-    case changedDuringMigration
     /// The row's batch could not get its row locks in time, however often it was tried
     /// (`--lock-timeout`): left as it is; a rerun converts it.
     case locked

@@ -212,11 +212,3 @@ public struct ValueConverter: Sendable {
         return .converted(bytes)
     }
 }
-
-extension ValueConverter.Outcome {
-    /// Whether the row gets new bytes: what makes a batch need the backup first.
-    var isConversion: Bool {
-        if case .converted = self { return true }
-        return false
-    }
-}

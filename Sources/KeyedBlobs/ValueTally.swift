@@ -145,11 +145,16 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
     /// The `allowedTopLevelClasses` override that accepts every archive counted, for a
     /// `NSSecureUnarchiveFromDataTransformer` subclass; nil when nothing is refused.
     public func swiftSnippet(allowList: AllowList) -> String? {
-        guard !suggestionCounts.isEmpty else { return nil }
+        Self.swiftSnippet(adding: suggestedAdditions, to: allowList)
+    }
+
+    /// The override that adds `additions` to `allowList`; nil when there is nothing to add.
+    public static func swiftSnippet(adding additions: [String], to allowList: AllowList) -> String? {
+        guard !additions.isEmpty else { return nil }
         let defaults = Set(AllowList.transformerDefaultClasses)
         let startsFromDefault = defaults.isSubset(of: Set(allowList.classes))
         let given = allowList.classes.filter { !startsFromDefault || !defaults.contains($0) }
-        let listed = (given + suggestedAdditions).map(Self.swiftTypeReference)
+        let listed = (given + additions).map(swiftTypeReference)
         let body = startsFromDefault ? "super.allowedTopLevelClasses + [\(listed.joined(separator: ", "))]" : "[\(listed.joined(separator: ", "))]"
         return "override class var allowedTopLevelClasses: [AnyClass] {\n    \(body)\n}"
     }
