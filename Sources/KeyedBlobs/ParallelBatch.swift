@@ -25,4 +25,25 @@ package enum ParallelBatch {
         }
         return outputs
     }
+
+    /// `body` of each of up to `parallelism` consecutive slices of `0..<count`, in order
+    /// (fewer slices for small counts): for work that folds a slice into one value, such as a
+    /// tally, which the caller then merges in order.
+    package static func slices<Output>(count: Int, parallelism: Int, stackSize: Int?, placeholder: Output,
+                                       _ body: @escaping @Sendable (Range<Int>) -> Output) -> [Output] {
+        let workers = min(max(1, parallelism), max(1, count / 64))
+        var outputs = [Output](repeating: placeholder, count: workers)
+        outputs.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let output = buffer
+            let chunk = (count + workers - 1) / workers
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                // Each worker writes only its own element.
+                let range = min(count, worker * chunk)..<min(count, (worker + 1) * chunk)
+                let work = { output[worker] = body(range) }
+                if let stackSize, DeepStackThread.run(stackSize: stackSize, work) { return }
+                work()
+            }
+        }
+        return outputs
+    }
 }

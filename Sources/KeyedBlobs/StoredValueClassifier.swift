@@ -36,6 +36,12 @@ public struct StoredValueClassifier: Sendable {
     /// Classifies a value without looking for Core Data's framing.
     public func classifyUnframed(_ bytes: Data, isText: Bool) -> StoredValue {
         if let format = Self.propertyListFormat(of: bytes) {
+            // Most binary values are archives: decoded straight from the bytes, flat, which is
+            // several times faster than building the property-list tree first. Anything else
+            // (a plain plist, damage) is read the ordinary way below, which says what it is.
+            if format == .binary, decodesArchives, let archive = try? KeyedArchive(data: bytes, options: readOptions) {
+                return StoredValue(kind: .keyedArchiveBinary, archive: archive, format: format, payload: bytes)
+            }
             let value: PropertyListValue
             do {
                 value = try PropertyListReader(options: readOptions.propertyList).read(bytes, as: format)

@@ -123,6 +123,25 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// Adds the counts of the rows after this tally's (a later slice of the same column):
+    /// examples stay the first of each message, in row order.
+    public mutating func merge(_ other: Self, maximumExamples: Int) {
+        rowCount += other.rowCount
+        kinds.merge(other.kinds, uniquingKeysWith: +)
+        formats.merge(other.formats, uniquingKeysWith: +)
+        inlineFramed += other.inlineFramed
+        missingExternalFiles += other.missingExternalFiles
+        classes.merge(other.classes, uniquingKeysWith: +)
+        accepted += other.accepted
+        refused += other.refused
+        refusedClasses.merge(other.refusedClasses, uniquingKeysWith: +)
+        suggestionCounts.merge(other.suggestionCounts, uniquingKeysWith: +)
+        for example in other.examples where examples.count < maximumExamples && !examples.contains(where: { $0.message == example.message }) {
+            examples.append(example)
+        }
+        refusals.merge(other.refusals) { mine, _ in mine }
+    }
+
     /// Kinds present, in the order of `StoredValueKind.allCases`.
     public var kindCounts: [(kind: StoredValueKind, count: Int)] {
         StoredValueKind.allCases.compactMap { kind in kinds[kind].map { (kind, $0) } }

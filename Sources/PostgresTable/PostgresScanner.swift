@@ -28,12 +28,20 @@ public struct PostgresScanner: Sendable {
         let location = try PostgresTableLocation.locate(request, on: connection)
         let judge = AllowListJudge(allowList: options.allowList)
         let maximumExamples = options.maximumExamples
+        let classifier = StoredValueClassifier(readOptions: options.readOptions)
         var tally = ValueTally<PostgresKey>()
         let total = (location.estimatedRows ?? 0) / options.shard.count
-        try classifyAll(PostgresBlobTable(connection: connection, location: location, shard: options.shard, target: nil, lockTimeout: nil)) { batch, stored in
-            for index in batch.keys.indices {
-                tally.record(stored[index], key: batch.keys[index], judge: judge, maximumExamples: maximumExamples)
+        // Each slice of a batch is classified and counted on its own thread; the slices' tallies
+        // are merged here in row order, so the report is the same however many threads there are.
+        try processAll(PostgresBlobTable(connection: connection, location: location, shard: options.shard, target: nil, lockTimeout: nil),
+                       placeholder: ValueTally<PostgresKey>()) { batch, range in
+            var part = ValueTally<PostgresKey>()
+            for index in range {
+                part.record(Self.classify(batch.values[index], classifier), key: batch.keys[index], judge: judge, maximumExamples: maximumExamples)
             }
+            return part
+        } _: { _, parts in
+            for part in parts { tally.merge(part, maximumExamples: maximumExamples) }
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             progress?(ScanProgress(processed: tally.rowCount, total: max(total, tally.rowCount), elapsed: elapsed))
         }
@@ -62,10 +70,15 @@ public struct PostgresScanner: Sendable {
         let total = location.estimatedRows ?? 0
         let table = PostgresBlobTable(connection: connection, location: location, shard: .all, target: write, lockTimeout: nil,
                                       shardsReported: max(1, shards))
-        try classifyAll(table, decodesArchives: false) { batch, stored in
-            for index in batch.keys.indices {
+        let classifier = StoredValueClassifier(readOptions: options.readOptions, decodesArchives: false)
+        try processAll(table, placeholder: [ValueDisposition]()) { batch, range in
+            range.map { index -> ValueDisposition in
+                if case .done = batch.values[index] { return .done }
+                return converter.disposition(of: Self.classify(batch.values[index], classifier))
+            }
+        } _: { batch, parts in
+            for (index, disposition) in parts.joined().enumerated() {
                 let shard = batch.shards.indices.contains(index) ? batch.shards[index] : 0
-                let disposition: ValueDisposition = if case .done = batch.values[index] { .done } else { converter.disposition(of: stored[index]) }
                 report.shards[shard].rows += 1
                 report.shards[shard].dispositions[disposition, default: 0] += 1
             }
@@ -77,51 +90,57 @@ public struct PostgresScanner: Sendable {
         return report
     }
 
-    /// Reads every batch of `table` and hands it over classified, reading the next batch while
-    /// the last one is classified on other threads.
-    func classifyAll(_ table: PostgresBlobTable, decodesArchives: Bool = true,
-                     _ body: (PostgresRowBatch, [StoredValue]) -> Void) throws(PostgresError) {
-        let classifier = StoredValueClassifier(readOptions: options.readOptions, decodesArchives: decodesArchives)
+    /// What a stored value is.
+    static func classify(_ value: KeyedBlobValue, _ classifier: StoredValueClassifier) -> StoredValue {
+        switch value {
+        case .null, .done: StoredValue(kind: .null)
+        case .number: StoredValue(kind: .number)
+        case .bytes(let data): classifier.classify(data)
+        case .text(let data): classifier.classify(data, isText: true)
+        }
+    }
+
+    /// Reads every batch of `table`, has `slice` work on consecutive slices of it on several
+    /// threads while the next batch is read, and hands the slices' results to `body` in order.
+    func processAll<Part>(_ table: PostgresBlobTable, placeholder: Part,
+                          _ slice: @escaping @Sendable (PostgresRowBatch, Range<Int>) -> Part,
+                          _ body: (PostgresRowBatch, [Part]) -> Void) throws(PostgresError) {
         let parallelism = options.parallelism, stackSize = options.workerStackSize
-        @Sendable func classify(_ values: [KeyedBlobValue]) -> [StoredValue] {
-            ParallelBatch.map(values, parallelism: parallelism, stackSize: stackSize, placeholder: StoredValue(kind: .null)) { value in
-                switch value {
-                case .null, .done: StoredValue(kind: .null)
-                case .number: StoredValue(kind: .number)
-                case .bytes(let data): classifier.classify(data)
-                case .text(let data): classifier.classify(data, isText: true)
-                }
+        nonisolated(unsafe) let placeholder = placeholder
+        let work: @Sendable (PostgresRowBatch) -> [Part] = { batch in
+            ParallelBatch.slices(count: batch.count, parallelism: parallelism, stackSize: stackSize, placeholder: placeholder) { range in
+                slice(batch, range)
             }
         }
         var lane = PostgresLane(table: table)
         var current = try lane.readNext(limit: options.batchSize)
-        var classifying = current.map { Classification(values: $0.values, classify) }
-        while let batch = current, let classification = classifying {
+        var working = current.map { Background(batch: $0, work) }
+        while let batch = current, let job = working {
             let next = try lane.readNext(limit: options.batchSize)
-            let stored = classification.wait()
-            classifying = next.map { Classification(values: $0.values, classify) }
-            body(batch, stored)
+            let parts = job.wait()
+            working = next.map { Background(batch: $0, work) }
+            body(batch, parts)
             current = next
         }
     }
 
-    /// Values being classified on other threads.
-    final class Classification: @unchecked Sendable {
+    /// A batch being worked on by other threads.
+    final class Background<Part>: @unchecked Sendable {
         let group = DispatchGroup()
         // Written once by the worker before `leave`, read only after `wait`.
-        var stored: [StoredValue] = []
+        var parts: [Part] = []
 
-        init(values: [KeyedBlobValue], _ classify: @escaping @Sendable ([KeyedBlobValue]) -> [StoredValue]) {
+        init(batch: PostgresRowBatch, _ work: @escaping @Sendable (PostgresRowBatch) -> [Part]) {
             group.enter()
             DispatchQueue.global().async { [self] in
-                stored = classify(values)
+                parts = work(batch)
                 group.leave()
             }
         }
 
-        func wait() -> [StoredValue] {
+        func wait() -> [Part] {
             group.wait()
-            return stored
+            return parts
         }
     }
 }
