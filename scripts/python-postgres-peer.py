@@ -50,7 +50,7 @@ def run(url, table, column, key, part, parts, server_only, results):
                                "blue": fields["UIBlue"], "alpha": fields["UIAlpha"]}).encode()
 
     fixed = json.dumps({"red": 0.5, "green": 0.5, "blue": 0.5, "alpha": 1.0}).encode()
-    shard = f" AND (hashint8({key}::int8) & 2147483647) % {parts} = {part}" if parts > 1 else ""
+    shard = f" AND (hashint8({key}::int8) & 2147483647) %% {parts} = {part}" if parts > 1 else ""
     first = f"SELECT {key}, {column} FROM {table} WHERE true{shard} ORDER BY {key} LIMIT {BATCH}"
     nxt = f"SELECT {key}, {column} FROM {table} WHERE {key} > %s{shard} ORDER BY {key} LIMIT {BATCH}"
     update = (f"UPDATE {table} AS t SET {column} = v.new FROM unnest(%s::bigint[], %s::bytea[]) AS v(k, new) "
