@@ -13,6 +13,17 @@ public enum ValueDisposition: String, Sendable, Hashable, CaseIterable {
 extension ValueConverter {
     /// What becomes of `stored`, by the rules of `convert(_:)`, without converting it.
     public func disposition(of stored: StoredValue) -> ValueDisposition {
+        if options.target == .archive {
+            // Back to archives: payloads are to archive; archives are to rename, if any rename
+            // was asked for.
+            switch stored.kind {
+            case .null: return .null
+            case .keyedArchiveBinary, .keyedArchiveXML: return options.classRenames.isEmpty ? .done : .toConvert
+            case .json, .propertyList: return .toConvert
+            case .other, .text: return stored.payload.map(Self.isJSONFragment) == true ? .toConvert : .notConvertible
+            case .image, .number, .externalReference, .unreadable: return .notConvertible
+            }
+        }
         switch stored.kind {
         case .null: return .null
         case .json where options.target == .json: return .done

@@ -1,5 +1,6 @@
 import ArchivePayload
 import Foundation
+import KeyedArchive
 import KeyedBlobs
 
 /// Reports what a PostgreSQL column holds, without changing it, in read-only transactions
@@ -51,7 +52,8 @@ public struct PostgresScanner: Sendable {
 
     /// How many rows each of `shards` parts of the keys still has to convert to `target` (into
     /// `into`, when given), read from the data itself in one pass.
-    public func status(_ url: PostgresURL, _ request: PostgresTableLocation.Request, target: ConversionTarget, into: String? = nil,
+    public func status(_ url: PostgresURL, _ request: PostgresTableLocation.Request, target: ConversionTarget,
+                       renames: [KeyedArchiveClassRenamer.Rename] = [], into: String? = nil,
                        shards: Int, progress: ((ScanProgress) -> Void)? = nil) throws(PostgresError) -> PostgresStatusReport {
         let start = DispatchTime.now().uptimeNanoseconds
         let connection = try PostgresConnection(url: url, options: .init(connectTimeout: options.connectTimeout, readOnly: true))
@@ -62,7 +64,7 @@ public struct PostgresScanner: Sendable {
             let column = try PostgresTableLocation.find(into, in: columns, table: location.tableName, role: "column (--into)")
             write = PostgresWriteTarget(column: column, isSeparateColumn: true, backupTable: nil)
         }
-        let converter = ValueConverter(options: ConversionOptions(target: target, readOptions: options.readOptions))
+        let converter = ValueConverter(options: ConversionOptions(target: target, readOptions: options.readOptions, classRenames: renames))
         var report = PostgresStatusReport(source: url.redacted, location: location, target: target, into: write?.column,
                                           shards: (1...max(1, shards)).map { .init(shard: PostgresShard(uncheckedIndex: $0, count: max(1, shards))) },
                                           elapsed: 0)

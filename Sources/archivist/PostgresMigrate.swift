@@ -18,8 +18,9 @@ extension Archivist.Migrate {
                                                                            workerStackSize: reading.workerStackSize,
                                                                            connectTimeout: postgres.connectTimeout?.seconds))
                 let report: PostgresStatusReport
+                let renames = try renaming.parsed(file: url.redacted)
                 do throws(PostgresError) {
-                    report = try scanner.status(url, postgres.request, target: to.library, into: postgresFlags.into,
+                    report = try scanner.status(url, postgres.request, target: to.library, renames: renames, into: postgresFlags.into,
                                                 shards: postgres.parsedShard.count, progress: bar.enabled ? { bar.update($0) } : nil)
                 } catch {
                     bar.finish()
