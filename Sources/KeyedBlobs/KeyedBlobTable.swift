@@ -37,40 +37,6 @@ extension KeyedBlobTable {
     public mutating func reread(_ batch: Batch) throws(Failure) -> Batch { batch }
 }
 
-/// What became of a batch's writes.
-public struct KeyedBlobWrite: Sendable {
-    /// Rows written.
-    public var written: Set<Int>
-    /// Rows the database refused, with its reason; left as they were.
-    public var rejected: [Int: String]
-
-    public init(written: Set<Int>, rejected: [Int: String] = [:]) {
-        self.written = written
-        self.rejected = rejected
-    }
-}
-
-/// Rows read together, in key order.
-public protocol KeyedBlobBatch: Sendable {
-    associatedtype Key
-    var keys: [Key] { get }
-    /// Each row's value, as the engine converts it.
-    var values: [KeyedBlobValue] { get }
-}
-
-/// One stored value, as the migration engine sees it.
-public enum KeyedBlobValue: Sendable {
-    case null
-    /// Bytes stored as a blob.
-    case bytes(Data)
-    /// A string, as its UTF-8 bytes (a text column).
-    case text(Data)
-    /// An integer or real where a document was expected.
-    case number
-    /// The row needs no work: its target (a separate column) holds a value already.
-    case done
-}
-
 #if compiler(>=6.2)
 /// Lets lanes name a table's type on their own threads.
 public typealias KeyedBlobTableMetatype = SendableMetatype
