@@ -125,6 +125,7 @@ extension Archivist {
             if store == "-" { throw ValidationError("migrate rewrites the store in place: give its path, not -") }
             try postgres.validate(source: store)
             try postgresFlags.validate(source: store)
+            try model.validate(source: store)
             if PostgresURL.isPostgresURL(store) {
                 if attribute != nil { throw ValidationError("--attribute names a Core Data attribute; a PostgreSQL column is --table and --column") }
                 if backup != nil || noBackup { throw ValidationError("--backup and --no-backup copy a store file; for PostgreSQL, --backup-table keeps old values") }

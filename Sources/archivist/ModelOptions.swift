@@ -2,6 +2,7 @@ import ArgumentParser
 import CoreDataModel
 import CoreDataStore
 import Foundation
+import PostgresTable
 
 /// The model flags shared by `scan`, `migrate` and `model`: which model names and judges the
 /// attributes, and the classes of the app's own transformers.
@@ -17,6 +18,17 @@ struct ModelOptions: ParsableArguments {
 
     @Option(name: .customLong("transformers"), help: ArgumentHelp("A JSON file of transformer name → classes, as --transformer gives them.", valueName: "FILE"))
     var transformersFile: String?
+
+    /// Whether any of these flags was given.
+    var isUsed: Bool { modelPath != nil || noModel || !transformers.isEmpty || transformersFile != nil }
+
+    /// Refuses them for a source without a Core Data model (a PostgreSQL column), rather than
+    /// ignore them.
+    func validate(source: String) throws {
+        if PostgresURL.isPostgresURL(source), isUsed {
+            throw ValidationError("--model, --no-model, --transformer and --transformers name a Core Data model; a PostgreSQL column has none: judge it with --allow or --only")
+        }
+    }
 
     func validate() throws {
         if modelPath != nil, noModel { throw ValidationError("--model and --no-model contradict each other") }

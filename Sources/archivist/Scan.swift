@@ -58,6 +58,7 @@ extension Archivist {
 
         func validate() throws {
             try postgres.validate(source: store)
+            try model.validate(source: store)
         }
 
         func run() throws {

@@ -344,6 +344,9 @@ struct PostgresCLITests {
             (["--table", table, "--column", "payload", "--into", "n"], 1, "--into n is integer"),
             (["--table", table, "--column", "payload", "--into", "j", "--to", "plist"], 1, "--into j is jsonb, which holds JSON only"),
             (["--table", table], 64, "needs --table [SCHEMA.]TABLE and --column COLUMN"),
+            // A column has no Core Data model: its flags are refused, not ignored.
+            (["--table", table, "--column", "payload", "--transformer", "ColorTransformer=UIColor"], 64, "a PostgreSQL column has none"),
+            (["--table", table, "--column", "payload", "--no-model"], 64, "judge it with --allow or --only"),
         ]
         for (arguments, status, message) in cases {
             let to = arguments.contains("--to") ? [] : ["--to", "json"]
@@ -359,6 +362,9 @@ struct PostgresCLITests {
                                                     "--connect-timeout", "2s"])
         #expect(unreachable.status == 1)
         #expect(unreachable.err.contains("cannot connect"))
+        let scanWithAModel = try ArchivistProcess.run(["scan", url, "--table", table, "--column", "payload", "--model", "App.momd"])
+        #expect(scanWithAModel.status == 64)
+        #expect(scanWithAModel.err.contains("a PostgreSQL column has none"))
         let onAFile = try ArchivistProcess.run(["scan", "store.sqlite", "--table", "t"])
         #expect(onAFile.status == 64)
         #expect(try Self.rows(schema.connection, table) == before)
