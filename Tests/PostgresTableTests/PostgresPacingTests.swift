@@ -68,15 +68,13 @@ struct PostgresPacingTests {
         options.replicationLagSQL = "SELECT seconds FROM \(schema.name).lag"
         options.migration.pausePollInterval = 0.2
         let lagTable = "\(schema.name).lag"
-        let lifter = Thread {
-            Thread.sleep(forTimeInterval: 1)
-            _ = try? PostgresTestServer.connect().execute("UPDATE \(lagTable) SET seconds = 1")
-        }
-        lifter.start()
+        // The standby catches up once the migration has said three times that it waits for it.
         var notes: [String] = []
         let result = try PostgresMigrator(options: options).migrate(PostgresURL(PostgresTestServer.requireURL()),
                                                                     .init(table: table, column: "payload")) { progress in
-            if let note = progress.pausedBecause { notes.append(note) }
+            guard let note = progress.pausedBecause else { return }
+            notes.append(note)
+            if notes.count == 3 { _ = try? PostgresTestServer.connect().execute("UPDATE \(lagTable) SET seconds = 1") }
         }
         #expect(notes.first == "paused: a standby replays 30.0 s behind (--max-replication-lag 10 s)")
         #expect(result.tally.pausedSeconds >= 0.6)
