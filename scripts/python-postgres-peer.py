@@ -57,6 +57,10 @@ def run(url, table, column, key, part, parts, server_only, results):
               f"WHERE t.{key} = v.k")
     converted = 0
     with psycopg.connect(url) as connection:
+        # As archivist's sessions do: with the shard filter the planner would otherwise start
+        # parallel workers for every 2,000-row batch, which costs more than the batch.
+        connection.execute("SET max_parallel_workers_per_gather = 0")
+        connection.commit()
         last = None
         while True:
             with connection.transaction():
