@@ -18,28 +18,12 @@ extension Archivist {
                 """
         )
 
-        @Argument(help: "The property list to edit, or - for standard input (written to standard output).")
-        var file: String
-
-        @Argument(help: "The keypath of the value.")
-        var keyPath: String
-
-        @OptionGroup(title: "The value")
-        var value: NewValueOptions
-
-        @OptionGroup(title: "Output")
-        var output: EditOutputOptions
-
-        @OptionGroup(title: "Reading limits")
-        var reading: ReadingOptions
+        @OptionGroup
+        var edit: ValueEditArguments
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
-                let new = try value.value(reading.readOptions)
-                let path = PropertyListKeyPath(keyPath)
-                try PropertyListEdit(file: file, output: output, reading: reading).run(adding: new) { document throws(PropertyListEditError) in
-                    try document.edit(new, at: path, mode: .replace)
-                }
+                try edit.run(mode: .replace)
             }
         }
     }

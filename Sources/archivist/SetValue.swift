@@ -17,31 +17,15 @@ extension Archivist {
                 """
         )
 
-        @Argument(help: "The property list to edit, or - for standard input (written to standard output).")
-        var file: String
-
-        @Argument(help: "The keypath of the value.")
-        var keyPath: String
-
-        @OptionGroup(title: "The value")
-        var value: NewValueOptions
+        @OptionGroup
+        var edit: ValueEditArguments
 
         @Flag(help: "KEYPATH names an array: add the value at its end.")
         var append = false
 
-        @OptionGroup(title: "Output")
-        var output: EditOutputOptions
-
-        @OptionGroup(title: "Reading limits")
-        var reading: ReadingOptions
-
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
-                let new = try value.value(reading.readOptions)
-                let path = PropertyListKeyPath(keyPath)
-                try PropertyListEdit(file: file, output: output, reading: reading).run(adding: new) { document throws(PropertyListEditError) in
-                    try document.edit(new, at: path, mode: append ? .append : .set)
-                }
+                try edit.run(mode: append ? .append : .set)
             }
         }
     }
