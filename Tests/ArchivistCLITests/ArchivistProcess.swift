@@ -41,10 +41,13 @@ struct ArchivistProcess {
         return try run(URL(fileURLWithPath: "/bin/sh"), ["-c", script])
     }
 
-    static func run(_ program: URL, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// Runs `program` in `directory` (the test's own by default), reading both pipes as it goes.
+    static func run(_ program: URL, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+                    directory: URL? = nil) throws -> Result {
         let process = Process()
         process.executableURL = program
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in environment { env[k] = v }
         process.environment = env

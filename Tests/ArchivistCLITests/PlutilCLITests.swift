@@ -23,28 +23,7 @@ import Testing
 
         /// Runs the link, as a script on a Mac runs plutil.
         func run(_ arguments: [String], stdin: Data? = nil) throws -> ArchivistProcess.Result {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: plutil)
-            process.arguments = arguments
-            process.currentDirectoryURL = directory
-            let out = Pipe(), err = Pipe(), input = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            process.standardInput = input
-            try process.run()
-            if let stdin { input.fileHandleForWriting.write(stdin) }
-            try input.fileHandleForWriting.close()
-            nonisolated(unsafe) var errData = Data()
-            let group = DispatchGroup()
-            group.enter()
-            DispatchQueue.global().async {
-                errData = err.fileHandleForReading.readDataToEndOfFile()
-                group.leave()
-            }
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            group.wait()
-            process.waitUntilExit()
-            return ArchivistProcess.Result(status: process.terminationStatus, stdout: outData, stderr: errData)
+            try ArchivistProcess.run(URL(fileURLWithPath: plutil), arguments, stdin: stdin, directory: directory)
         }
 
         func read(_ name: String) throws -> PropertyListValue {
