@@ -41,10 +41,14 @@ def check_sweep(context, path, class_name, open_name, screenshots):
         "cards": page.eval_on_selector_all(".card", "cs => Object.fromEntries(cs.map(c => [c.dataset.kind, c.querySelector('b').textContent]))"),
         "embeddedItems": page.evaluate("window.archivistSweep.items.length"),
     }
+    # Wait for the filter to be applied (and, cleared, undone) rather than for a fixed time: on
+    # a loaded machine the table redraws later, and a click on a row being redrawn opens nothing.
     page.fill("#filter-class", class_name)
+    page.wait_for_function("shown => document.getElementById('shown').textContent !== shown", arg=seen["shown"])
     page.wait_for_timeout(200)
     seen["filtered"] = {"shown": page.inner_text("#shown"), "rows": visible_rows(page)}
     page.fill("#filter-class", "")
+    page.wait_for_function("shown => document.getElementById('shown').textContent === shown", arg=seen["shown"])
     page.wait_for_timeout(200)
     if open_name:
         page.click(f"#rows .row[data-path$='{open_name}']")
