@@ -93,7 +93,9 @@ public struct StoreScanner: Sendable {
         let key = table.hasRowID ? StoreConnection.quote(table.keyColumn == "rowid" ? "rowid" : table.keyColumn) : "NULL"
         let selected = ([key] + columns.map { StoreConnection.quote($0.name) }).joined(separator: ", ")
         let sql = "SELECT \(selected) FROM \(StoreConnection.quote(table.name))"
-        let classifier = StoredValueClassifier(readOptions: options.readOptions)
+        // A sweep's visitor reads each archive's objects; a scan needs their classes only.
+        let classifier = StoredValueClassifier(readOptions: options.readOptions, archiveDetail: visit == nil ? .classes : .objects,
+                                                   memo: RepeatedValueMemo())
         // Each column is judged by its own transformer's list; columns with the same list share
         // a judge and its verdicts. A column the app's code judges has none. Values are counted
         // as any table's are (`ValueTally`, shared with PostgreSQL columns); external references

@@ -29,6 +29,20 @@ package final class ClassVerdictCache: Sendable {
         return true
     }
 
+    /// Whether every decoded object's class in `index` is accepted: `accepts(_:)` on the archive
+    /// the index was read from.
+    package func accepts(_ index: KeyedArchiveClassIndex) -> Bool {
+        for archivedClass in Self.usedClasses(index) where !accepts(archivedClass) { return false }
+        return true
+    }
+
+    /// The class descriptions of an index's decoded objects (inline objects have none).
+    static func usedClasses(_ index: KeyedArchiveClassIndex) -> [ArchivedClass] {
+        var used = [Bool](repeating: false, count: index.classes.count)
+        for slot in index.slots where slot >= 0 { used[Int(slot)] = true }
+        return index.classes.indices.filter { used[$0] }.map { index.classes[$0] }
+    }
+
     /// What a verdict on the class depends on: its name, and its claimed chain when trusted.
     package static func key(of archivedClass: ArchivedClass, trustsArchiveHierarchy: Bool) -> String {
         trustsArchiveHierarchy ? ([archivedClass.name] + archivedClass.chain).joined(separator: "\u{0}") : archivedClass.name
@@ -42,6 +56,11 @@ package final class ClassVerdictCache: Sendable {
             if let archivedClass = object.archivedClass { keys.insert(key(of: archivedClass, trustsArchiveHierarchy: trustsArchiveHierarchy)) }
         }
         return keys.sorted().joined(separator: "\u{1}")
+    }
+
+    /// `signature(of:trustsArchiveHierarchy:)` of the archive the index was read from.
+    package static func signature(of index: KeyedArchiveClassIndex, trustsArchiveHierarchy: Bool) -> String {
+        Set(usedClasses(index).map { key(of: $0, trustsArchiveHierarchy: trustsArchiveHierarchy) }).sorted().joined(separator: "\u{1}")
     }
 
     package func accepts(_ archivedClass: ArchivedClass) -> Bool {

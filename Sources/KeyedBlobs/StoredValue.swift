@@ -19,8 +19,14 @@ public struct StoredValue: Sendable {
     public var framing: Framing
     /// A precise label: `PNG image 8×8`, `binary property list`, the reason a value is unreadable.
     public var detail: String?
-    /// The decoded archive, for keyed archives.
+    /// The decoded archive, for keyed archives read with `StoredValueClassifier.ArchiveDetail.objects`.
     public var archive: KeyedArchive?
+    /// The class of every object, for binary keyed archives read with `.classes`: all a scan
+    /// needs, without decoding the objects.
+    public var classIndex: KeyedArchiveClassIndex?
+    /// The options a value with a `classIndex` was read with: the archive is decoded with them
+    /// when a refusal must be explained path by path.
+    public var readOptions: KeyedArchiveReadOptions?
     /// The format of a property list or archive.
     public var format: PropertyListFormat?
     /// The external file a reference names.
@@ -29,7 +35,8 @@ public struct StoredValue: Sendable {
     public var payload: Data?
 
     public init(kind: StoredValueKind, framing: Framing = .none, detail: String? = nil, archive: KeyedArchive? = nil,
-                format: PropertyListFormat? = nil, reference: ExternalBinaryStorage.Reference? = nil, payload: Data? = nil) {
+                format: PropertyListFormat? = nil, reference: ExternalBinaryStorage.Reference? = nil, payload: Data? = nil,
+                classIndex: KeyedArchiveClassIndex? = nil, readOptions: KeyedArchiveReadOptions? = nil) {
         self.kind = kind
         self.framing = framing
         self.detail = detail
@@ -37,5 +44,7 @@ public struct StoredValue: Sendable {
         self.format = format
         self.reference = reference
         self.payload = payload
+        self.classIndex = classIndex
+        self.readOptions = readOptions
     }
 }

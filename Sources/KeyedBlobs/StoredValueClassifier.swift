@@ -8,17 +8,41 @@ import PropertyList
 /// damaged archive is reported as `unreadable` rather than as the archive it claims to be.
 public struct StoredValueClassifier: Sendable {
     public var readOptions: KeyedArchiveReadOptions
-    /// Decode keyed archives into `StoredValue.archive` (scan and migrate need it; a quick
-    /// survey could skip it).
-    public var decodesArchives: Bool
+    /// How much of a keyed archive to read.
+    public var archiveDetail: ArchiveDetail
 
-    public init(readOptions: KeyedArchiveReadOptions = .default, decodesArchives: Bool = true) {
-        self.readOptions = readOptions
-        self.decodesArchives = decodesArchives
+    /// How much of a keyed archive the caller needs.
+    public enum ArchiveDetail: Sendable {
+        /// Its kind only (`--status` counts what is left to convert).
+        case kind
+        /// The class of each object, in `StoredValue.classIndex` for binary archives (a scan:
+        /// kinds, classes, the allow-list's verdict), several times faster than decoding the
+        /// objects. Archives the class index does not take are decoded as with `.objects`.
+        case classes
+        /// The decoded objects, in `StoredValue.archive` (a conversion, a sweep's records).
+        case objects
     }
+
+    /// Where values already classified are remembered by their bytes (scans of whole columns);
+    /// nil classifies every value afresh.
+    public var memo: RepeatedValueMemo<StoredValue>?
+
+    public init(readOptions: KeyedArchiveReadOptions = .default, archiveDetail: ArchiveDetail = .objects,
+                memo: RepeatedValueMemo<StoredValue>? = nil) {
+        self.readOptions = readOptions
+        self.archiveDetail = archiveDetail
+        self.memo = memo
+    }
+
+    var decodesArchives: Bool { archiveDetail != .kind }
 
     /// Classifies bytes stored as a BLOB (or TEXT, with `isText`).
     public func classify(_ bytes: Data, isText: Bool = false) -> StoredValue {
+        guard let memo else { return classifyFresh(bytes, isText: isText) }
+        return memo.result(for: bytes, isText: isText) { classifyFresh(bytes, isText: isText) }
+    }
+
+    func classifyFresh(_ bytes: Data, isText: Bool) -> StoredValue {
         if let reference = ExternalBinaryStorage.reference(in: bytes) {
             return StoredValue(kind: .externalReference, framing: .external, detail: reference.description, reference: reference)
         }
@@ -39,6 +63,9 @@ public struct StoredValueClassifier: Sendable {
             // Most binary values are archives: decoded straight from the bytes, flat, which is
             // several times faster than building the property-list tree first. Anything else
             // (a plain plist, damage) is read the ordinary way below, which says what it is.
+            if format == .binary, archiveDetail == .classes, let index = KeyedArchiveClassIndex(data: bytes, options: readOptions) {
+                return StoredValue(kind: .keyedArchiveBinary, format: format, payload: bytes, classIndex: index, readOptions: readOptions)
+            }
             if format == .binary, decodesArchives, let archive = try? KeyedArchive(data: bytes, options: readOptions) {
                 return StoredValue(kind: .keyedArchiveBinary, archive: archive, format: format, payload: bytes)
             }

@@ -25,6 +25,9 @@ public struct ValueConverter: Sendable {
     let mapper: PayloadMapper
     let verifier: PayloadVerifier
     let renamer: KeyedArchiveClassRenamer
+    /// Outcomes of values already converted, by their bytes: a value stored in many rows is
+    /// decoded, converted and verified once.
+    let memo = RepeatedValueMemo<Outcome>()
 
     public init(options: ConversionOptions) {
         self.options = options
@@ -46,7 +49,7 @@ public struct ValueConverter: Sendable {
     /// The outcome for a value stored as bytes (nil for SQL NULL).
     public func convert(_ bytes: Data?, isText: Bool = false) -> Outcome {
         guard let bytes else { return .skipped(.null) }
-        return convert(classifier.classify(bytes, isText: isText))
+        return memo.result(for: bytes, isText: isText) { convert(classifier.classify(bytes, isText: isText)) }
     }
 
     /// The outcome for a value already classified.

@@ -86,29 +86,48 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
         case .unreadable:
             example(stored.detail ?? "unreadable")
         case .keyedArchiveBinary, .keyedArchiveXML:
-            guard let archive = stored.archive else { break }
-            var seen: Set<String> = []
-            for object in archive.decodedObjects where seen.insert(object.readableClassName).inserted {
-                classes[object.readableClassName, default: 0] += 1
-            }
-            guard let judge else { break }
-            // Most archives pass on classes already judged. A refusal depends only on the set of
-            // classes, so the full check runs once per set; its paths are kept for the example.
-            guard !judge.verdicts.accepts(archive) else {
-                accepted += 1
+            let trustsHierarchy = judge?.checker.allowList.trustsArchiveHierarchy ?? false
+            let archive = stored.archive
+            let signature: () -> String
+            if let index = stored.classIndex {
+                for name in Self.readableClassNames(index) { classes[name, default: 0] += 1 }
+                guard let judge else { break }
+                guard !judge.verdicts.accepts(index) else {
+                    accepted += 1
+                    break
+                }
+                signature = { ClassVerdictCache.signature(of: index, trustsArchiveHierarchy: trustsHierarchy) }
+            } else if let archive {
+                var seen: Set<String> = []
+                for object in archive.decodedObjects where seen.insert(object.readableClassName).inserted {
+                    classes[object.readableClassName, default: 0] += 1
+                }
+                guard let judge else { break }
+                // Most archives pass on classes already judged. A refusal depends only on the set of
+                // classes, so the full check runs once per set; its paths are kept for the example.
+                guard !judge.verdicts.accepts(archive) else {
+                    accepted += 1
+                    break
+                }
+                signature = { ClassVerdictCache.signature(of: archive, trustsArchiveHierarchy: trustsHierarchy) }
+            } else {
                 break
             }
-            let signature = ClassVerdictCache.signature(of: archive, trustsArchiveHierarchy: judge.checker.allowList.trustsArchiveHierarchy)
             let refusal: Refusal
-            if let known = refusals[signature] {
+            if let known = refusals[signature()] {
                 refusal = known
-            } else {
-                let verdict = judge.checker.check(archive)
+            } else if let explained = archive ?? stored.payload.flatMap({ try? KeyedArchive(data: $0, options: stored.readOptions ?? .default) }),
+                      let judge {
+                // The paths of a refusal need the objects: a value read for its classes only is
+                // decoded here, once per set of classes.
+                let verdict = judge.checker.check(explained)
                 refusal = Refusal(accepted: verdict.isAccepted,
                                   classes: Array(Set(verdict.violations.map(\.readableClassName))).sorted(),
                                   suggestions: verdict.suggestedAdditions,
                                   message: "refused by the allow-list: " + verdict.violations.map { "\($0.readableClassName) at \($0.path)" }.joined(separator: ", "))
-                refusals[signature] = refusal
+                refusals[signature()] = refusal
+            } else {
+                break
             }
             if !refusal.accepted {
                 refused += 1
@@ -121,6 +140,19 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
         case .json, .text, .number, .null:
             break
         }
+    }
+
+    /// The readable name of each class an archive's decoded objects have, once each, in the
+    /// order of the first object of each: what `decodedObjects` gives, read from the index.
+    static func readableClassNames(_ index: KeyedArchiveClassIndex) -> [String] {
+        var names: [String] = []
+        var seenSlots: [Int32] = []
+        for slot in index.slots where slot != KeyedArchiveClassIndex.notDecoded && !seenSlots.contains(slot) {
+            seenSlots.append(slot)
+            let name = slot >= 0 ? index.classes[Int(slot)].readableName : KeyedArchiveClassIndex.inlineClassName(slot)
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
     }
 
     /// Adds the counts of the rows after this tally's (a later slice of the same column):

@@ -29,7 +29,7 @@ public struct PostgresScanner: Sendable {
         let location = try PostgresTableLocation.locate(request, on: connection)
         let judge = AllowListJudge(allowList: options.allowList)
         let maximumExamples = options.maximumExamples
-        let classifier = StoredValueClassifier(readOptions: options.readOptions)
+        let classifier = StoredValueClassifier(readOptions: options.readOptions, archiveDetail: .classes, memo: RepeatedValueMemo())
         var tally = ValueTally<PostgresKey>()
         let total = (location.estimatedRows ?? 0) / options.shard.count
         // Each slice of a batch is classified and counted on its own thread; the slices' tallies
@@ -72,7 +72,7 @@ public struct PostgresScanner: Sendable {
         let total = location.estimatedRows ?? 0
         let table = PostgresBlobTable(connection: connection, location: location, shard: .all, target: write, lockTimeout: nil,
                                       shardsReported: max(1, shards))
-        let classifier = StoredValueClassifier(readOptions: options.readOptions, decodesArchives: false)
+        let classifier = StoredValueClassifier(readOptions: options.readOptions, archiveDetail: .kind, memo: RepeatedValueMemo())
         try processAll(table, placeholder: [ValueDisposition]()) { batch, range in
             range.map { index -> ValueDisposition in
                 if case .done = batch.values[index] { return .done }

@@ -1,0 +1,89 @@
+import Foundation
+import Synchronization
+
+/// Remembers what was made of small values already seen, by their exact bytes, so that a column
+/// where the same value is stored many times (a palette of colors, default settings, the same
+/// few archived objects in a million rows) is decoded, converted and verified once per distinct
+/// value instead of once per row.
+///
+/// Every classification and conversion is a function of the bytes alone (and of options fixed
+/// for the memo's owner), so a remembered result is exactly the one recomputing would give.
+/// Keys are the whole bytes: the hash covers every byte (Foundation's `Data` hash reads only a
+/// prefix, which archives of one shape share), and a hit compares every byte.
+///
+/// Memory is bounded: values larger than `maximumValueSize` are never kept, and once the kept
+/// bytes reach `maximumTotalSize` the memo starts over, so a column of distinct values costs a
+/// hash and a lookup per row and at most `maximumTotalSize` bytes.
+public final class RepeatedValueMemo<Result: Sendable>: Sendable {
+    /// The largest value remembered, in bytes (default 4 KiB: typical archived colors, URLs and
+    /// small settings dictionaries are a few hundred bytes).
+    public let maximumValueSize: Int
+    /// The most bytes of keys kept at once (default 16 MiB).
+    public let maximumTotalSize: Int
+
+    public static var defaultMaximumValueSize: Int { 4 << 10 }
+    public static var defaultMaximumTotalSize: Int { 16 << 20 }
+
+    private let state = Mutex(State())
+
+    private struct State: ~Copyable {
+        var results: [Key: Result] = [:]
+        var keptBytes = 0
+    }
+
+    /// The bytes, whether they came as text, and a hash of all of them.
+    struct Key: Hashable, @unchecked Sendable {
+        let bytes: Data
+        let isText: Bool
+        let digest: Int
+
+        init(_ bytes: Data, isText: Bool) {
+            self.bytes = bytes
+            self.isText = isText
+            var hasher = Hasher()
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+            hasher.combine(isText)
+            digest = hasher.finalize()
+        }
+
+        init(_ bytes: Data, isText: Bool, digest: Int) {
+            self.bytes = bytes
+            self.isText = isText
+            self.digest = digest
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(digest)
+        }
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.digest == b.digest && a.isText == b.isText && a.bytes == b.bytes
+        }
+    }
+
+    public init(maximumValueSize: Int = defaultMaximumValueSize, maximumTotalSize: Int = defaultMaximumTotalSize) {
+        self.maximumValueSize = maximumValueSize
+        self.maximumTotalSize = maximumTotalSize
+    }
+
+    /// The result for `bytes`: remembered, or made by `make` (outside the lock) and remembered.
+    public func result(for bytes: Data, isText: Bool = false, _ make: () -> Result) -> Result {
+        guard bytes.count <= maximumValueSize else { return make() }
+        let key = Key(bytes, isText: isText)
+        if let known = state.withLock({ $0.results[key] }) { return known }
+        let made = make()
+        // A copy of its own: the row's bytes may be a slice of a larger buffer the memo must not keep.
+        let kept = Key(bytes.withUnsafeBytes { Data($0) }, isText: isText, digest: key.digest)
+        state.withLock { state in
+            if state.keptBytes + bytes.count > maximumTotalSize {
+                state.results.removeAll(keepingCapacity: true)
+                state.keptBytes = 0
+            }
+            if state.results.updateValue(made, forKey: kept) == nil { state.keptBytes += bytes.count }
+        }
+        return made
+    }
+
+    /// How many results are remembered now.
+    public var count: Int { state.withLock { $0.results.count } }
+}

@@ -1,0 +1,110 @@
+import ArchivePayload
+import Foundation
+import KeyedArchive
+@testable import KeyedBlobs
+import PropertyList
+import Testing
+
+/// A scan reads archives for their classes only (`KeyedArchiveClassIndex`); its report must be
+/// the one decoding every object gives, on real archives and on refused ones.
+@Suite struct ScanByClassIndexTests {
+    /// Every file of the shared corpus (valid or not, archive or plain plist), when it is there.
+    static let corpusValues: [(path: String, bytes: Data)] = {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = repo.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        guard let index = try? String(contentsOf: root.appendingPathComponent("INDEX.tsv"), encoding: .utf8) else { return [] }
+        var lines = index.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        guard let header = lines.first, let pathColumn = header.firstIndex(of: "path") else { return [] }
+        lines.removeFirst()
+        return lines.compactMap { row in
+            guard pathColumn < row.count, let bytes = try? Data(contentsOf: root.appendingPathComponent(row[pathColumn])) else { return nil }
+            return (row[pathColumn], bytes)
+        }
+    }()
+
+    /// Archives built here: a Swift class the default list refuses, nested in an accepted array,
+    /// and an accepted color, so that both verdicts and a refusal's paths are compared.
+    static let builtValues: [Data] = {
+        let writer = KeyedArchiveWriter()
+        var refused = KeyedArchiveBuilder()
+        let red = refused.number(.real(0.5))
+        let item = refused.object("_TtC6OldApp5Color", chain: ["_TtC6OldApp5Color", "NSObject"], fields: [ArchivedField(key: "r", value: red)])
+        let list = refused.array([item, refused.string("x")])
+        var color = KeyedArchiveBuilder()
+        let one = color.number(.real(1))
+        let root = color.object("UIColor", chain: ["UIColor", "NSObject"], fields: [ArchivedField(key: "UIRed", value: one)])
+        return [
+            (try? writer.write(refused.archive(root: list))) ?? Data(),
+            (try? writer.write(color.archive(root: root))) ?? Data(),
+            (try? writer.write(color.archive(root: root), format: .xml)) ?? Data(),
+        ]
+    }()
+
+    static func tally(_ values: [Data], detail: StoredValueClassifier.ArchiveDetail, allowList: AllowList) -> ValueTally<Int> {
+        let classifier = StoredValueClassifier(archiveDetail: detail)
+        let judge = AllowListJudge(allowList: allowList)
+        var tally = ValueTally<Int>()
+        for (row, bytes) in values.enumerated() {
+            tally.record(classifier.classify(bytes), key: row, judge: judge, maximumExamples: 1_000)
+        }
+        return tally
+    }
+
+    static func expectSameReport(_ values: [Data], allowList: AllowList) {
+        let byIndex = tally(values, detail: .classes, allowList: allowList)
+        let byObjects = tally(values, detail: .objects, allowList: allowList)
+        #expect(byIndex.rowCount == values.count)
+        #expect(byIndex.kinds == byObjects.kinds)
+        #expect(byIndex.formats == byObjects.formats)
+        #expect(byIndex.classes == byObjects.classes)
+        #expect(byIndex.accepted == byObjects.accepted)
+        #expect(byIndex.refused == byObjects.refused)
+        #expect(byIndex.refusedClasses == byObjects.refusedClasses)
+        #expect(byIndex.suggestionCounts == byObjects.suggestionCounts)
+        #expect(byIndex.examples == byObjects.examples)
+    }
+
+    @Test func aBinaryArchiveReadForItsClassesCarriesTheIndexAndNotTheObjects() throws {
+        let stored = StoredValueClassifier(archiveDetail: .classes).classify(Self.builtValues[1])
+        #expect(stored.kind == .keyedArchiveBinary)
+        #expect(stored.archive == nil)
+        #expect(stored.classIndex?.classes.map(\.name) == ["UIColor"])
+    }
+
+    @Test func refusedAndAcceptedArchivesGetTheSameReportFromTheirClassesAsFromTheirObjects() throws {
+        Self.expectSameReport(Self.builtValues, allowList: .transformerDefault)
+        let report = Self.tally(Self.builtValues, detail: .classes, allowList: .transformerDefault)
+        #expect(report.refused == 3)
+        #expect(report.refusedClasses == ["OldApp.Color": 1, "UIColor": 2])
+        #expect(report.examples.first?.message.contains("OldApp.Color at") == true)
+        let allowing = Self.tally(Self.builtValues, detail: .classes, allowList: .transformerDefault(adding: ["UIColor", "_TtC6OldApp5Color"]))
+        #expect(allowing.accepted == 3)
+    }
+
+    @Test(.enabled(if: !corpusValues.isEmpty, "../shared/corpus is absent"))
+    func everyCorpusFileGetsTheSameReportFromItsClassesAsFromItsObjects() {
+        #expect(Self.corpusValues.count > 500)
+        let values = Self.corpusValues.map(\.bytes)
+        Self.expectSameReport(values, allowList: .transformerDefault)
+        Self.expectSameReport(values, allowList: AllowList(classes: ["NSObject"]))
+        Self.expectSameReport(values, allowList: AllowList(classes: AllowList.transformerDefaultClasses + ["NSColor"], trustsArchiveHierarchy: true))
+        // The corpus holds archives the class index reads and others it leaves to the decoder.
+        let indexed = values.filter { StoredValueClassifier(archiveDetail: .classes).classify($0).classIndex != nil }
+        #expect(indexed.count > 50)
+    }
+
+    @Test func aScanRemembersARepeatedValueAndReportsEachRow() {
+        let memo = RepeatedValueMemo<StoredValue>()
+        let classifier = StoredValueClassifier(archiveDetail: .classes, memo: memo)
+        var tally = ValueTally<Int>()
+        let judge = AllowListJudge(allowList: .transformerDefault)
+        for row in 0..<100 {
+            tally.record(classifier.classify(Self.builtValues[row % 2]), key: row, judge: judge, maximumExamples: 10)
+        }
+        #expect(memo.count == 2)
+        #expect(tally.rowCount == 100)
+        #expect(tally.kinds == [.keyedArchiveBinary: 100])
+        #expect(tally.refused == 100)
+        #expect(tally.examples.map(\.key) == [0, 1])
+    }
+}
