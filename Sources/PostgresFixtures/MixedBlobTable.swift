@@ -31,9 +31,14 @@ public struct MixedBlobTable: Sendable {
     /// Every row a UIColor archive (the benchmark's table), instead of the mix.
     public var colorsOnly: Bool
 
-    public init(rowCount: Int, colorsOnly: Bool = false) {
+    /// With `colorsOnly`: every row a color of its own, instead of one of 4,096 (the
+    /// benchmark's worst case for `RepeatedValueMemo`, where no value repeats).
+    public var distinctColors: Bool
+
+    public init(rowCount: Int, colorsOnly: Bool = false, distinctColors: Bool = false) {
         self.rowCount = rowCount
         self.colorsOnly = colorsOnly
+        self.distinctColors = distinctColors
     }
 
     /// Every class in the table beyond the transformer's defaults: `--allow` them all and every
@@ -87,6 +92,12 @@ public struct MixedBlobTable: Sendable {
         let index = (id &* 2_654_435_761) & 0xFFF
         func channel(_ shift: Int) -> Double { Double(Float(Double((index >> shift) & 0xF) / 15)) }
         return Color(red: channel(0), green: channel(4), blue: channel(8), alpha: index % 7 == 0 ? Double(Float(0.5)) : 1)
+    }
+
+    /// A color no other row below 2^24 has: one 8-bit step per channel.
+    public static func distinctColor(of id: Int) -> Color {
+        func channel(_ shift: Int) -> Double { Double(Float(Double((id >> shift) & 0xFF) / 255)) }
+        return Color(red: channel(0), green: channel(8), blue: channel(16), alpha: 1)
     }
 
     /// The strings of a string-array row.
@@ -150,9 +161,14 @@ public struct MixedBlobTable: Sendable {
             }
         }
 
-        /// A UIColor archive of `color`.
-        public func colorArchive(_ color: Color) throws -> Data {
+        /// A UIColor archive of `color`, remembered unless `remembering` is false.
+        public func colorArchive(_ color: Color, remembering: Bool = true) throws -> Data {
             if let known = colors[color] { return known }
+            guard remembering else {
+                var builder = KeyedArchiveBuilder()
+                let root = builder.uiColor(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
+                return try KeyedArchiveWriter().write(builder.archive(root: root), format: .binary)
+            }
             var builder = KeyedArchiveBuilder()
             let root = builder.uiColor(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
             let data = try KeyedArchiveWriter().write(builder.archive(root: root), format: .binary)
@@ -170,7 +186,10 @@ public struct MixedBlobTable: Sendable {
         while id <= rowCount {
             let end = min(rowCount, id + 9_999)
             let ids = (id...end).map { withUnsafeBytes(of: Int64($0).bigEndian) { Data($0) } }
-            let blobs = try (id...end).map { colorsOnly ? try values.colorArchive(Self.color(of: $0)) : try values.value(of: $0) }
+            let blobs = try (id...end).map { id -> Data? in
+                guard colorsOnly else { return try values.value(of: id) }
+                return distinctColors ? try values.colorArchive(Self.distinctColor(of: id), remembering: false) : try values.colorArchive(Self.color(of: id))
+            }
             _ = try connection.query("INSERT INTO \(table) (id, payload) SELECT * FROM unnest($1::int8[], $2::bytea[])",
                                      [.array(ids, elementType: PostgresType.int8), .array(blobs, elementType: PostgresType.bytea)])
             id = end + 1

@@ -19,7 +19,7 @@ import PropertyList
 //                                 Z_MODELCACHE (PaletteStoreFixture)
 //   swift run archivist-fixtures --models [DIRECTORY]     Palette.momd, compiled by our own archiver
 //                                 (default: Fixtures/models)
-//   swift run archivist-fixtures --postgres URL --table NAME [--rows N] [--colors-only]
+//   swift run archivist-fixtures --postgres URL --table NAME [--rows N] [--colors-only [--distinct]]
 //       a PostgreSQL table of blobs (MixedBlobTable: the mix the tests use, or UIColor archives only)
 //
 // The tests regenerate every fixture and compare bytes, so the checked-in files cannot drift.
@@ -35,11 +35,11 @@ if let postgresFlag = CommandLine.arguments.firstIndex(of: "--postgres") {
     }
     let url = PostgresURL(arguments[postgresFlag + 1])
     let rows = value("--rows").flatMap { Int($0) } ?? 100_000
-    let fixture = MixedBlobTable(rowCount: rows, colorsOnly: arguments.contains("--colors-only"))
+    let fixture = MixedBlobTable(rowCount: rows, colorsOnly: arguments.contains("--colors-only"), distinctColors: arguments.contains("--distinct"))
     do {
         let connection = try PostgresConnection(url: url)
         try fixture.create(table, on: connection)
-        print("wrote \(table) at \(url): \(rows) rows\(fixture.colorsOnly ? " of UIColor archives" : ", mixed")")
+        print("wrote \(table) at \(url): \(rows) rows\(fixture.colorsOnly ? " of UIColor archives" : ", mixed")\(fixture.distinctColors ? ", each a color of its own" : "")")
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("archivist-fixtures: \(url): \(error)\n".utf8))
