@@ -69,7 +69,9 @@ final class PostgresBlobTable: @unchecked Sendable {
                 WHERE t.\(key) = v.k AND t.\(column) = v.old
                 """
             if target.isSeparateColumn { sql += " AND t.\(target.column.quoted) IS NULL" }
-            sql += " RETURNING t.\(key) AS k, v.old AS old)"
+            // The updated rows keep their old bytes only for the backup table: otherwise the
+            // server would copy every old value into the statement's result for nothing.
+            sql += target.backupTable == nil ? " RETURNING t.\(key) AS k)" : " RETURNING t.\(key) AS k, v.old AS old)"
             if let backup = target.backupTable {
                 sql += """
                     , b AS (INSERT INTO \(backup.quoted) (\(key), \(column)) SELECT k, old FROM u \
