@@ -18,10 +18,16 @@ struct CommandFailure: Error {
     }
 
     var line: String {
-        // The library names no flag (`PropertyListReadOptions.expansionLimit` is its option);
-        // every verb that reports through here takes --no-expansion-limit (ReadingOptions).
-        let message = message.replacingOccurrences(of: "(the expansion limit)", with: "(the expansion limit; --no-expansion-limit lifts it)")
+        let message = Self.namingFlags(message)
         return file.map { "archivist: \($0): \(message)" } ?? "archivist: \(message)"
+    }
+
+    /// A library message with the flag that lifts its limit: the library names no flag
+    /// (`PropertyListReadOptions.expansionLimit` is its option), and every verb that reports
+    /// through here, or writes such messages into its records (`sweep`), takes
+    /// --no-expansion-limit (ReadingOptions).
+    static func namingFlags(_ message: String) -> String {
+        message.replacingOccurrences(of: "(the expansion limit)", with: "(the expansion limit; --no-expansion-limit lifts it)")
     }
 
     /// Prints the line to standard error.

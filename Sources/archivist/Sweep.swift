@@ -86,6 +86,8 @@ extension Archivist {
                         } : nil, emit: { item in
                             // Lines on the terminal the bar is drawn on: clear it first.
                             if linesOnTerminal { bar.finish() }
+                            var item = item
+                            item.error = item.error.map(CommandFailure.namingFlags)
                             sink.write(writer.item(item))
                         })
                         bar.finish()

@@ -78,6 +78,12 @@ import Testing
             #expect(refused.err.contains("(the expansion limit; --no-expansion-limit lifts it)"), "our flag, not a Swift option: \(refused.err)")
             #expect(refused.out.isEmpty, "\(verb) wrote to standard output")
         }
+        // A sweep records the refusal and goes on; the record names the flag too.
+        let folder = ArchivistProcess.temporaryFile("doubling-sweep")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: folder + "/doubling.bplist"))
+        let swept = try ArchivistProcess.run(["sweep", "--format", "jsonl", folder])
+        #expect(swept.out.contains("(the expansion limit; --no-expansion-limit lifts it)"), "\(swept.out)")
         // The plutil drop-in has no such flag, and names none.
         let plutil = try ArchivistProcess.run(["plutil", "-lint", path])
         #expect(plutil.status == 1)
