@@ -33,6 +33,11 @@ final class OutputSink {
         }
         let target = Self.resolvingSymbolicLink(path)
         var existing = stat()
+        if path.hasSuffix("/"), stat(target, &existing) != 0 {
+            // `-o reports/` names a folder that is not there: say so, rather than what rename(2)
+            // would say after the whole output was written beside it.
+            throw CommandFailure(message: "cannot write \(path): the folder \(path) does not exist (give a file name to write)")
+        }
         let exists = stat(target, &existing) == 0
         if exists, existing.st_mode & S_IFMT == S_IFDIR {
             throw CommandFailure(message: "cannot write \(path): it is a folder")

@@ -175,7 +175,12 @@ import Testing
         let isFolder = try ArchivistProcess.run(["convert", Self.plist, "--to", "xml", "-o", folder])
         #expect(isFolder.status == 1)
         #expect(isFolder.err == "archivist: cannot write \(folder): it is a folder\n")
-        for r in [missing, isFolder] {
+        let missingFolder = folder + "/missing/"
+        let trailingSlash = try ArchivistProcess.run(["convert", Self.plist, "--to", "xml", "-o", missingFolder])
+        #expect(trailingSlash.status == 1)
+        #expect(trailingSlash.err == "archivist: cannot write \(missingFolder): the folder \(missingFolder) does not exist (give a file name to write)\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "nothing was left beside it")
+        for r in [missing, isFolder, trailingSlash] {
             #expect(!r.err.contains("NSCocoaErrorDomain") && !r.err.contains("The file"))
         }
     }
