@@ -12,8 +12,9 @@ import Synchronization
 /// prefix, which archives of one shape share), and a hit compares every byte.
 ///
 /// Memory is bounded: values larger than `maximumValueSize` are never kept, and once the kept
-/// bytes reach `maximumTotalSize` the memo starts over, so a column of distinct values costs a
-/// hash and a lookup per row and at most `maximumTotalSize` bytes.
+/// bytes reach `maximumTotalSize` the memo starts over. A column whose values do not repeat
+/// costs nothing for long: when fewer than one lookup in 16 of a window of 4,096 finds its
+/// value, the memo empties itself and stands aside for the next 65,536 values, then tries again.
 public final class RepeatedValueMemo<Result: Sendable>: Sendable {
     /// The largest value remembered, in bytes (default 4 KiB: typical archived colors, URLs and
     /// small settings dictionaries are a few hundred bytes).
@@ -29,7 +30,16 @@ public final class RepeatedValueMemo<Result: Sendable>: Sendable {
     private struct State: ~Copyable {
         var results: [Key: Result] = [:]
         var keptBytes = 0
+        /// Lookups and hits in the current window.
+        var lookups = 0
+        var hits = 0
+        /// Values still to pass without a lookup, after a window with too few hits.
+        var standingAside = 0
     }
+
+    static var window: Int { 4_096 }
+    static var minimumHitsPerWindow: Int { window / 16 }
+    static var standAsideFor: Int { 65_536 }
 
     /// The bytes, whether they came as text, and a hash of all of them.
     struct Key: Hashable, @unchecked Sendable {
@@ -69,12 +79,34 @@ public final class RepeatedValueMemo<Result: Sendable>: Sendable {
     /// The result for `bytes`: remembered, or made by `make` (outside the lock) and remembered.
     public func result(for bytes: Data, isText: Bool = false, _ make: () -> Result) -> Result {
         guard bytes.count <= maximumValueSize else { return make() }
+        let passes = state.withLock { state in
+            guard state.standingAside > 0 else { return false }
+            state.standingAside -= 1
+            return true
+        }
+        if passes { return make() }
         let key = Key(bytes, isText: isText)
-        if let known = state.withLock({ $0.results[key] }) { return known }
+        let known = state.withLock { state -> Result? in
+            state.lookups += 1
+            let found = state.results[key]
+            if found != nil { state.hits += 1 }
+            if state.lookups >= Self.window {
+                if state.hits < Self.minimumHitsPerWindow {
+                    state.results.removeAll()
+                    state.keptBytes = 0
+                    state.standingAside = Self.standAsideFor
+                }
+                state.lookups = 0
+                state.hits = 0
+            }
+            return found
+        }
+        if let known { return known }
         let made = make()
         // A copy of its own: the row's bytes may be a slice of a larger buffer the memo must not keep.
         let kept = Key(bytes.withUnsafeBytes { Data($0) }, isText: isText, digest: key.digest)
         state.withLock { state in
+            guard state.standingAside == 0 else { return }
             if state.keptBytes + bytes.count > maximumTotalSize {
                 state.results.removeAll(keepingCapacity: true)
                 state.keptBytes = 0

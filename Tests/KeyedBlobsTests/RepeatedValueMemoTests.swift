@@ -11,6 +11,10 @@ import Testing
             calls.withLock { $0 += 1 }
             return value
         }
+        func makeNumber() -> Int {
+            calls.withLock { $0 += 1 }
+            return 0
+        }
         var count: Int { calls.withLock { $0 } }
     }
 
@@ -69,5 +73,33 @@ import Testing
         let row = buffer[1_000..<1_016]
         _ = memo.result(for: row) { 1 }
         #expect(memo.result(for: Data(repeating: 3, count: 16)) { 2 } == 1)
+    }
+
+    @Test func aColumnWhoseValuesNeverRepeatIsLeftAloneForAWhile() {
+        let memo = RepeatedValueMemo<Int>()
+        let window = RepeatedValueMemo<Int>.window
+        // A first window of distinct values: no hits, so the memo empties and stands aside.
+        for value in 0..<window { _ = memo.result(for: withUnsafeBytes(of: value) { Data($0) }) { value } }
+        #expect(memo.count == 0)
+        let maker = Maker()
+        _ = memo.result(for: Data("seen twice".utf8)) { maker.makeNumber() }
+        _ = memo.result(for: Data("seen twice".utf8)) { maker.makeNumber() }
+        #expect(maker.count == 2, "made each time while standing aside")
+        // After standing aside it tries again, and a repeating column is remembered once more.
+        for value in 0..<RepeatedValueMemo<Int>.standAsideFor { _ = memo.result(for: withUnsafeBytes(of: value) { Data($0) }) { value } }
+        let again = Maker()
+        _ = memo.result(for: Data("seen twice".utf8)) { again.makeNumber() }
+        _ = memo.result(for: Data("seen twice".utf8)) { again.makeNumber() }
+        #expect(again.count == 1)
+    }
+
+    @Test func aColumnThatRepeatsEnoughKeepsItsMemo() {
+        let memo = RepeatedValueMemo<Int>()
+        // One value in eight repeats a single common value: above one in 16, so nothing is dropped.
+        for value in 0..<(3 * RepeatedValueMemo<Int>.window) {
+            let bytes = value % 8 == 0 ? Data("common".utf8) : withUnsafeBytes(of: value) { Data($0) }
+            _ = memo.result(for: bytes) { value }
+        }
+        #expect(memo.count > RepeatedValueMemo<Int>.window)
     }
 }
