@@ -35,7 +35,9 @@ extension PayloadMapper {
     }
 
     /// The walk of `payload(of:)` with the JSON writer at its end: each function writes what
-    /// its counterpart in `Walk` returns, and shares its state (paths, ancestors, counts).
+    /// its counterpart in `Walk` returns, and shares its state (ancestors, counts). It keeps
+    /// no path: any error makes `json(of:options:)` map the payload the ordinary way, which
+    /// reports it with its path, so the path would only be rendered for nothing.
     struct JSONStream {
         var walk: Walk
 
@@ -99,9 +101,7 @@ extension PayloadMapper {
             for i in values.indices {
                 if i > 0 { e.out.append(UInt8(ascii: ",")) }
                 e.newline(level + 1)
-                walk.components.append(.index(i))
                 try write(values[i], depth: depth + 1, level: level + 1, into: &e)
-                walk.components.removeLast()
             }
             e.newline(level)
             e.out.append(UInt8(ascii: "]"))
@@ -141,28 +141,38 @@ extension PayloadMapper {
                 }
             }
             guard count > 0 else { return e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: level) }
-            var order = Array(0..<count)
+            e.out.append(UInt8(ascii: "{"))
             if e.sortsKeys {
                 // JSONEncoder orders keys by their UTF-8 bytes; ties keep the order read.
                 let sortKeys = mappedKeys.map { key -> [UInt8] in
                     if case .string(let s) = key { return Array(s.utf8) }
                     return []
                 }
+                var order = Array(0..<count)
                 order.sort { a, b in sortKeys[a] == sortKeys[b] ? a < b : sortKeys[a].lexicographicallyPrecedes(sortKeys[b]) }
-            }
-            e.out.append(UInt8(ascii: "{"))
-            for (n, i) in order.enumerated() {
-                if n > 0 { e.out.append(UInt8(ascii: ",")) }
-                e.newline(level + 1)
-                guard case .string(let name) = mappedKeys[i] else { continue }
-                e.writeString(name)
-                e.writeColon()
-                walk.components.append(.key(name))
-                try write(values[i], depth: depth + 1, level: level + 1, into: &e)
-                walk.components.removeLast()
+                for (n, i) in order.enumerated() {
+                    try writeMember(mappedKeys[i], values[i], first: n == 0, depth: depth, level: level, into: &e)
+                }
+            } else {
+                // In the order read: no order array to allocate for each dictionary.
+                for i in 0..<count {
+                    try writeMember(mappedKeys[i], values[i], first: i == 0, depth: depth, level: level, into: &e)
+                }
             }
             e.newline(level)
             e.out.append(UInt8(ascii: "}"))
+        }
+
+        /// One member of a dictionary `writeDictionary` writes: its mapped key, a string, and its value.
+        @inline(__always)
+        mutating func writeMember(_ key: PropertyListValue, _ value: ArchivedValue, first: Bool, depth: Int, level: Int,
+                                  into e: inout JSONEmitter) throws {
+            if !first { e.out.append(UInt8(ascii: ",")) }
+            e.newline(level + 1)
+            guard case .string(let name) = key else { return }
+            e.writeString(name)
+            e.writeColon()
+            try write(value, depth: depth + 1, level: level + 1, into: &e)
         }
     }
 }

@@ -62,7 +62,7 @@ public struct KeyedArchive: Sendable, Hashable {
     /// A binary archive decoded from a flat `$objects` table, or nil when it must be read the
     /// ordinary way. Its `plist` is read from `data` when asked for.
     package static func readFlat(_ data: Data, options: KeyedArchiveReadOptions) -> KeyedArchive? {
-        guard let flat = BinaryPropertyListReader(options: options.propertyList).readFlatKeyedArchive(data) else { return nil }
+        guard let flat = BinaryPropertyListReader(options: options.propertyList).readFlatKeyedArchive(data, keepingValues: false) else { return nil }
         let top = PropertyListValue.dictionary(PropertyListDictionary(keys: flat.topKeys, values: flat.topValues))
         var decoding = KeyedArchiveDecoding(plist: top, options: options)
         guard var archive = try? decoding.decode(flat: flat.objects) else { return nil }

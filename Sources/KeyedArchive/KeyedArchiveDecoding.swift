@@ -30,6 +30,9 @@ struct KeyedArchiveDecoding {
     var classDecoders: [ArchivedContentDecoder.Decoder?] = []
     var classShortcuts: [ArchivedContentDecoder.Shortcut] = []
     var objects: [ArchivedObject?] = []
+    /// With a flat table read without values, while objects are decoded: what reads the
+    /// scalars from the file, with one parser for all of them.
+    var scalarCursor: FlatScalarReader.Cursor?
 
     init(plist: PropertyListValue, options: KeyedArchiveReadOptions) {
         self.plist = plist
@@ -41,7 +44,15 @@ struct KeyedArchiveDecoding {
     mutating func decode(flat: FlatObjectTable? = nil) throws(KeyedArchiveError) -> KeyedArchive {
         let (archiver, topFields) = try prepare(flat: flat)
         let root = Self.root(of: topFields, preferring: options.topKey)
-        try decodeReachable(from: topFields)
+        if let scalars = raw.scalars, raw.values.isEmpty {
+            try scalars.withCursor { (cursor) throws(KeyedArchiveError) in
+                scalarCursor = cursor
+                defer { scalarCursor = nil }
+                try decodeReachable(from: topFields)
+            }
+        } else {
+            try decodeReachable(from: topFields)
+        }
         return KeyedArchive(archiver: archiver, version: 100_000, top: topFields, root: root, objects: objects, plist: plist)
     }
 
@@ -200,7 +211,15 @@ struct KeyedArchiveDecoding {
 
     mutating func decodeObject(_ uid: Int) throws(KeyedArchiveError) -> ArchivedObject {
         if raw.isFlatDictionary(uid) { return try decodeFlatObject(uid) }
-        let value = raw.values.isEmpty ? raw[uid] : raw.values[uid]
+        let value: PropertyListValue
+        if !raw.values.isEmpty {
+            value = raw.values[uid]
+        } else if scalarCursor != nil {
+            // Not a flat dictionary (checked above): a scalar the flat scan checked.
+            value = scalarCursor?.element(uid) ?? .null
+        } else {
+            value = raw[uid]
+        }
         switch value {
         case .string(let s): return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .string(s))
         case .integer, .real, .bool: return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .number(value))
@@ -299,11 +318,32 @@ struct KeyedArchiveDecoding {
                }) {
                 return .array(last.values)
             }
-            var out: [ArchivedValue] = []
-            out.reserveCapacity(range.count)
-            for i in range { out.append(try reference(UInt64(flatUIDs[i]), objectUID: objectUID)) }
+            let objectCount = UInt64(raw.count)
+            let out: [ArchivedValue]
+            if flatUIDs.withUnsafeBufferPointer({ uids in uids[range].allSatisfy { UInt64($0) < objectCount } }) {
+                // Every UID in range: the references written in place, with no checked appends.
+                out = flatUIDs.withUnsafeBufferPointer { uids in
+                    [ArchivedValue](unsafeUninitializedCapacity: range.count) { buffer, initialized in
+                        for (n, i) in range.enumerated() {
+                            let u = uids[i]
+                            buffer.initializeElement(at: n, to: u == 0 ? .null : .object(uid: Int(u)))
+                        }
+                        initialized = range.count
+                    }
+                }
+            } else {
+                // The first UID out of range is the error, as `reference` words it.
+                var checked: [ArchivedValue] = []
+                for i in range { checked.append(try reference(UInt64(flatUIDs[i]), objectUID: objectUID)) }
+                out = checked
+            }
             lastReferences[Int(entry.key)] = (range, out)
             return .array(out)
+        case .scalar where scalarCursor != nil:
+            // Read first, in a statement of its own: as an argument of the call below, reading
+            // (which mutates the cursor) would make Swift copy this whole decoding first.
+            let value = scalarCursor?.object(Int(truncatingIfNeeded: entry.payload)) ?? .null
+            return try field(value, in: objectUID, key: "")
         case .scalar, .value:
             return try field(raw.value(of: entry), in: objectUID, key: "")
         }

@@ -549,6 +549,7 @@ extension KeyedArchiveJSONExporter {
             case .number(let n): try writePlist(n, level: level, into: &e)
             case .decimalNumber(let text): e.writeString(text)
             case .date(let d): try writePlist(.date(d), level: level, into: &e)
+            case .data(let d): try writePlist(.data(d), level: level, into: &e)
             case .null: e.out.append("null")
             case .array(let values), .set(let values), .orderedSet(let values), .oldStyleArray(let values):
                 try writeValues(values, level: level, into: &e)

@@ -105,4 +105,36 @@ package struct FlatScalarReader: Sendable {
             return parser.scalar(index)
         }
     }
+
+    /// Runs `body` with one `Cursor` for all the scalars it reads: a decoder that reads a
+    /// million of them then sets up one parser instead of one per scalar. The cursor borrows
+    /// the bytes and must not be used after `body` returns.
+    package func withCursor<R, E: Error>(_ body: (inout Cursor) throws(E) -> R) throws(E) -> R {
+        let result: Result<R, E> = data.withUnsafeBytes { raw in
+            guard let parser = BinaryPropertyListParser(validated: raw, options: options, trailer: trailer) else {
+                var cursor = Cursor(parser: nil, elementRefs: elementRefs)
+                return Result { () throws(E) in try body(&cursor) }
+            }
+            var cursor = Cursor(parser: parser, elementRefs: elementRefs)
+            return Result { () throws(E) in try body(&cursor) }
+        }
+        return try result.get()
+    }
+
+    /// Reads scalars as `element(_:)` and `object(_:)` do, with one parser (see `withCursor`).
+    package struct Cursor {
+        var parser: BinaryPropertyListParser?
+        let elementRefs: Int
+
+        /// Element `index` of `$objects`, which is not a dictionary.
+        package mutating func element(_ index: Int) -> PropertyListValue {
+            guard let refSize = parser?.trailer.objectRefSize, let ref = parser?.ref(elementRefs + index * refSize) else { return .null }
+            return parser?.scalar(ref) ?? .null
+        }
+
+        /// Object `index` of the file, a scalar.
+        package mutating func object(_ index: Int) -> PropertyListValue {
+            parser?.scalar(index) ?? .null
+        }
+    }
 }

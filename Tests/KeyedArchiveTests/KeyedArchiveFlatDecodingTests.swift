@@ -239,6 +239,32 @@ enum FlatDecoding {
         #expect(FlatDecoding.difference(data) == nil)
     }
 
+    /// A UID array's references are written in place once all are known to be in range; one
+    /// out of range is the error the tree gives, and so is every element of the array.
+    @Test func aReferenceOutsideObjectsInAnArrayFailsTheSameEitherWay() throws {
+        func archive(_ references: [UInt64]) -> Data {
+            func dictionary(_ entries: [(String, PropertyListValue)]) -> PropertyListValue {
+                .dictionary(PropertyListDictionary(entries.map { (.string($0.0), $0.1) }))
+            }
+            let arrayClass = dictionary([("$classname", .string("NSArray")), ("$classes", .array([.string("NSArray"), .string("NSObject")]))])
+            return BinaryPropertyListWriter().write(dictionary([
+                ("$archiver", .string("NSKeyedArchiver")),
+                ("$version", .integer(PropertyListInteger(100_000))),
+                ("$top", dictionary([("root", .uid(1))])),
+                ("$objects", .array([.string("$null"), dictionary([("NS.objects", .array(references.map { .uid($0) })), ("$class", .uid(3))]),
+                                     .string("element"), arrayClass])),
+            ]))
+        }
+        let good = archive([2, 0, 2])
+        #expect(BinaryPropertyListReader().readFlatKeyedArchive(good) != nil)
+        #expect(try KeyedArchive(data: good).objects[1]?.content == .array([.object(uid: 2), .null, .object(uid: 2)]))
+        #expect(FlatDecoding.difference(good) == nil)
+        let bad = archive([2, 99, 2])
+        #expect(BinaryPropertyListReader().readFlatKeyedArchive(bad) != nil)
+        #expect(throws: KeyedArchiveError.self) { try KeyedArchive(data: bad) }
+        #expect(FlatDecoding.difference(bad) == nil)
+    }
+
     /// Damaged archives: each fails, or reads, the same way by both paths.
     @Test func damagedArchivesFailOrReadTheSameEitherWay() throws {
         let original = [UInt8](try FlatDecoding.records(20))
