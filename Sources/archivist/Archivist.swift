@@ -58,6 +58,7 @@ struct Archivist: ParsableCommand {
                 Foundation.exit(64)
             }
         }
+        if !invokedAsPlutil { MallocArena.configure(forVerb: arguments.first) }
         let work = {
             if invokedAsPlutil {
                 // plutil's own syntax, whole: no archivist verb, option or help parsing.
