@@ -7,7 +7,7 @@ import Foundation
 /// tree's depth, not its size.
 enum FolderWalker {
     static func walk(_ root: String, file: (_ path: String, _ display: String) -> Void, skipped: () -> Void,
-                     failed: (_ display: String, _ message: String) -> Void) {
+                     failed: (_ display: String, _ message: String) -> Void, shouldContinue: () -> Bool = { true }) {
         // Each level is a folder's remaining entries, last first.
         var levels: [[(path: String, isFolder: Bool)]] = []
         func list(_ folder: String) -> [(path: String, isFolder: Bool)]? {
@@ -50,7 +50,7 @@ enum FolderWalker {
         }
         guard let top = list(root) else { return }
         levels.append(top)
-        while !levels.isEmpty {
+        while !levels.isEmpty, shouldContinue() {
             guard let entry = levels[levels.count - 1].popLast() else {
                 levels.removeLast()
                 continue

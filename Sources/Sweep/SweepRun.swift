@@ -21,14 +21,18 @@ final class SweepRun: @unchecked Sendable {
     let queue: SweepWorkQueue<Task>
     private let emitter: (SweepItem) -> Void
     private let progress: ((SweepProgress) -> Void)?
+    private let shouldStop: (() -> Bool)?
     /// Guards everything below, and makes `emit` and `progress` calls one at a time.
     private let lock = NSLock()
     private var summary = SweepSummary()
+    /// Set once `shouldStop` says so: nothing more is read or emitted.
+    private var stopped = false
     private var bytesDone: Int64 = 0
     private var totalBytes: Int64 = 0
     private let start = DispatchTime.now().uptimeNanoseconds
 
-    init(options: SweepOptions, emit: @escaping (SweepItem) -> Void, progress: ((SweepProgress) -> Void)?) throws(SweepError) {
+    init(options: SweepOptions, emit: @escaping (SweepItem) -> Void, progress: ((SweepProgress) -> Void)?,
+         shouldStop: (() -> Bool)? = nil) throws(SweepError) {
         var options = options
         options.jobs = max(1, options.jobs)
         self.options = options
@@ -38,6 +42,14 @@ final class SweepRun: @unchecked Sendable {
         queue = SweepWorkQueue(capacity: options.jobs * 8, byteLimit: options.maximumBytesWaiting)
         emitter = emit
         self.progress = progress
+        self.shouldStop = shouldStop
+    }
+
+    /// Whether the caller asked the sweep to stop.
+    var isStopped: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopped
     }
 
     var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
@@ -49,11 +61,12 @@ final class SweepRun: @unchecked Sendable {
         if progress != nil { totalBytes = paths.reduce(0) { $0 + Self.totalSize(of: $1) } }
         WorkerThreads.run(count: options.jobs, stackSize: options.workerStackSize, { [self] _ in
             while let (task, bytes) = queue.next() {
-                perform(task)
+                // Once stopped, the tasks left are only taken off the queue.
+                if !isStopped { perform(task) }
                 queue.done(bytes: bytes)
             }
         }, meanwhile: {
-            for path in paths { produce(path) }
+            for path in paths where !isStopped { produce(path) }
             queue.finishProducing()
         })
         lock.lock()
@@ -79,7 +92,7 @@ final class SweepRun: @unchecked Sendable {
                 }
             }, skipped: { skip() }, failed: { display, message in
                 emit(.unreadable(display, size: 0, message))
-            })
+            }, shouldContinue: { !isStopped })
             if !batch.isEmpty { queue.submit(.files(batch), bytes: 0) }
         } else if Self.isContainer(path) {
             // A container given by path is read here, so that a whole extraction in one tar is
@@ -109,7 +122,7 @@ final class SweepRun: @unchecked Sendable {
     func perform(_ task: Task) {
         switch task {
         case .files(let files):
-            for file in files { examine(file: file.path, display: file.display, isWorker: true) }
+            for file in files where !isStopped { examine(file: file.path, display: file.display, isWorker: true) }
         case .document(let data, let path, let format, let strong):
             analyzer.analyze(data, path: path, format: format, strong: strong, emit: emit)
         case .database(let slot, let copy, let display, let size):
@@ -132,8 +145,10 @@ final class SweepRun: @unchecked Sendable {
     func emit(_ item: SweepItem) {
         lock.lock()
         defer { lock.unlock() }
+        guard !stopped else { return }
         summary.add(item)
         emitter(item)
+        if let shouldStop, shouldStop() { stopped = true }
     }
 
     func skip() {
@@ -336,7 +351,7 @@ final class SweepRun: @unchecked Sendable {
             }
             if tracksProgress { account(0) }
         }
-        while true {
+        while !isStopped {
             let member: ContainerReader.Member
             do {
                 guard let next = try reader.nextMember() else { break }

@@ -29,10 +29,14 @@ public struct Sweeper: Sendable {
     ///   - paths: folders, zips, tars (plain, gzip, bzip2 or xz), or single files.
     ///   - progress: called after each file or member; when given, folders are walked once
     ///     first to total their sizes.
+    ///   - shouldStop: asked after each item is emitted, one at a time as `emit` is; once it
+    ///     says yes, nothing more is read or emitted and the sweep returns (the CLI stops when
+    ///     its output failed or its reader went away, instead of reading a whole extraction
+    ///     for nobody).
     /// - Returns: the counts of everything emitted.
     /// - Throws: `SweepError` when a path does not exist or cannot be read at all, before
     ///   anything is swept.
-    public func sweep(_ paths: [String], progress: ((SweepProgress) -> Void)? = nil,
+    public func sweep(_ paths: [String], progress: ((SweepProgress) -> Void)? = nil, shouldStop: (() -> Bool)? = nil,
                       emit: @escaping (SweepItem) -> Void) throws(SweepError) -> SweepSummary {
         for path in paths {
             var info = stat()
@@ -43,7 +47,7 @@ public struct Sweeper: Sendable {
             guard type == S_IFDIR || type == S_IFREG else { throw SweepError(path: path, message: "not a folder or a file") }
             guard access(path, R_OK) == 0 else { throw SweepError(path: path, message: "cannot read: \(String(cString: strerror(errno)))") }
         }
-        let run = try SweepRun(options: options, emit: emit, progress: progress)
+        let run = try SweepRun(options: options, emit: emit, progress: progress, shouldStop: shouldStop)
         return run.run(paths)
     }
 

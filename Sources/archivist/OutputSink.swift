@@ -98,6 +98,10 @@ final class OutputSink {
         return mask
     }
 
+    /// Whether nothing more can be written: a write failed, or the reader of the pipe went away.
+    /// Verbs that produce output for a long time stop when it turns true.
+    var hasStopped: Bool { failure != nil || readerWentAway }
+
     // MARK: Writing
 
     func write(_ bytes: UnsafeRawBufferPointer) {

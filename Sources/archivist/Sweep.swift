@@ -80,10 +80,12 @@ extension Archivist {
                 let summary = try destination.stream { (sink) throws(CommandFailure) -> SweepSummary in
                     sink.write(writer.begin())
                     do throws(SweepError) {
+                        // A failed output or a reader gone (`| head`) ends the sweep: the rest of
+                        // an extraction is not read for nobody.
                         let summary = try sweeper.sweep(paths, progress: bar.enabled ? { progress in
                             bar.draw(fraction: progress.totalBytes > 0 ? Double(progress.bytes) / Double(progress.totalBytes) : 0,
                                      detail: Self.progressDetail(progress), done: false)
-                        } : nil, emit: { item in
+                        } : nil, shouldStop: { sink.hasStopped }, emit: { item in
                             // Lines on the terminal the bar is drawn on: clear it first.
                             if linesOnTerminal { bar.finish() }
                             var item = item
