@@ -41,6 +41,10 @@ struct BinaryPropertyListParser {
     /// rather than the whole offset table up front: a lookup then touches only the objects
     /// on its path (see `lookUp(_:)`).
     let checksOffsetsOnUse: Bool
+    /// Whether collections are checked and then dropped: each array, set and dictionary comes
+    /// back empty (of its kind), after everything in it was read, checked and counted exactly
+    /// as a full read does. Validating a file then allocates no tree.
+    var discardsCollections = false
 
     struct RecentKeys {
         var refsStart: Int
@@ -424,9 +428,20 @@ struct BinaryPropertyListParser {
         let (count, body) = try count(Int(marker & 0x0F), at: start, index: index)
         let refs = try refs(count, at: body, index: index)
         try open(index, depth: depth)
+        let refSize = trailer.objectRefSize
+        if discardsCollections {
+            for i in 0..<count {
+                do throws(PropertyListError) {
+                    _ = try object(ref(refs + i * refSize), depth: depth + 1)
+                } catch {
+                    throw error.inside("[\(i)]")
+                }
+            }
+            leave(index)
+            return marker >> 4 == 0xA ? .array([]) : .set([])
+        }
         var elements: [PropertyListValue] = []
         elements.reserveCapacity(count)
-        let refSize = trailer.objectRefSize
         for i in 0..<count {
             do throws(PropertyListError) {
                 elements.append(try object(ref(refs + i * refSize), depth: depth + 1))
@@ -467,6 +482,17 @@ struct BinaryPropertyListParser {
             }
             let weight = Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
             recentKeys[count] = RecentKeys(refsStart: refs, keys: keys, weight: weight)
+        }
+        if discardsCollections {
+            for i in 0..<count {
+                do throws(PropertyListError) {
+                    _ = try object(ref(refs + (count + i) * refSize), depth: depth + 1)
+                } catch {
+                    throw error.inside(Self.pathComponent(for: keys[i]))
+                }
+            }
+            leave(index)
+            return .dictionary(PropertyListDictionary())
         }
         var values: [PropertyListValue] = []
         values.reserveCapacity(count)

@@ -28,6 +28,25 @@ public struct BinaryPropertyListReader: Sendable {
         }
         return try result.get()
     }
+
+    /// Checks a binary property list as `read` does, with the same errors and limits, without
+    /// keeping the values: nothing of the tree is built beyond the scalars met on the way.
+    ///
+    /// - Throws: the `PropertyListError` that `read` would throw.
+    public func validate(_ data: Data) throws(PropertyListError) {
+        try options.checkInputSize(data.count)
+        let result: Result<Void, PropertyListError> = data.withUnsafeBytes { raw in
+            do throws(PropertyListError) {
+                var parser = try BinaryPropertyListParser(raw, options: options)
+                parser.discardsCollections = true
+                _ = try parser.parseTop()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
 }
 
 extension PropertyListError {

@@ -47,6 +47,28 @@ public struct PropertyListReader: Sendable {
         return (try read(data, as: .openStep, warnings: &warnings), .openStep)
     }
 
+    /// Checks `data` as `read(_:fileExtension:warnings:)` reads it, with the same errors,
+    /// warnings and limits, and returns only the format: a binary property list is checked
+    /// without building its tree (see `BinaryPropertyListReader.validate(_:)`).
+    public func validate(_ data: Data, fileExtension: String? = nil, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListFormat {
+        try options.checkInputSize(data.count)
+        if PropertyListFormat.detect(data) == .binary {
+            try BinaryPropertyListReader(options: options).validate(data)
+            return .binary
+        }
+        return try read(data, fileExtension: fileExtension, warnings: &warnings).format
+    }
+
+    /// Checks `data` as the given format, as `read(_:as:warnings:)` reads it.
+    public func validate(_ data: Data, as format: PropertyListFormat, warnings: inout [PropertyListWarning]) throws(PropertyListError) {
+        if format == .binary {
+            try options.checkInputSize(data.count)
+            try BinaryPropertyListReader(options: options).validate(data)
+            return
+        }
+        _ = try read(data, as: format, warnings: &warnings)
+    }
+
     /// Reads only what the value at `keyPath` needs: for binary input, the objects on the path
     /// and in the value (see `BinaryPropertyListReader.read(_:at:)`); other formats are read
     /// whole, as `read(_:fileExtension:)` reads them, and then followed.

@@ -91,6 +91,28 @@ struct InputFile {
         return result
     }
 
+    /// Checks the input as `readPropertyList` reads it (same errors, warnings and limits),
+    /// without keeping the value: `lint`'s work.
+    func validatePropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil,
+                              warnings: inout [PropertyListWarning]) throws(CommandFailure) -> PropertyListFormat {
+        let data = try read(limit: options.maximumInputSize)
+        do {
+            let reader = PropertyListReader(options: options.readOptions)
+            // Binary is checked without a tree; the other formats are read whole, and their
+            // tree kept to the end of the process like any other input.
+            guard (format ?? PropertyListFormat.detect(data)) == .binary else {
+                let read = if let format { (value: try reader.read(data, as: format, warnings: &warnings), format: format) }
+                    else { try reader.read(data, fileExtension: fileExtension, warnings: &warnings) }
+                ProcessLifetime.keep(read.value)
+                return read.format
+            }
+            try reader.validate(data, as: .binary, warnings: &warnings)
+            return .binary
+        } catch {
+            throw CommandFailure(file: displayName, message: Diagnosis.propertyListFailure(error, data: data))
+        }
+    }
+
     /// Reads and parses the input as a property list, collecting warnings instead of printing them.
     func readPropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil,
                           warnings: inout [PropertyListWarning]) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {

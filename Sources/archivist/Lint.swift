@@ -47,7 +47,7 @@ extension Archivist {
                         let input = InputFile(path: path)
                         var warnings: [PropertyListWarning] = []
                         do throws(CommandFailure) {
-                            let (_, detected) = try input.readPropertyList(reading, as: inputFormat.from, warnings: &warnings)
+                            let detected = try input.validatePropertyList(reading, as: inputFormat.from, warnings: &warnings)
                             for warning in warnings {
                                 StandardError.write("archivist: \(input.displayName): warning: \(warning.description)\n")
                             }

@@ -14,13 +14,24 @@ func readBinary(_ bytes: [UInt8], _ options: PropertyListReadOptions = .default)
     try BinaryPropertyListReader(options: options).read(Data(bytes))
 }
 
+/// The error reading `bytes` stops at, nil when they read; validating them (what `lint` does)
+/// must stop at the very same error, or pass when reading does.
 func binaryError(_ bytes: [UInt8], _ options: PropertyListReadOptions = .default) -> PropertyListError? {
+    let readError: PropertyListError?
     do {
         _ = try readBinary(bytes, options)
-        return nil
+        readError = nil
     } catch {
-        return error
+        readError = error
     }
+    var validationError: PropertyListError?
+    do {
+        try BinaryPropertyListReader(options: options).validate(Data(bytes))
+    } catch {
+        validationError = error
+    }
+    #expect(validationError == readError, "validating and reading disagree")
+    return readError
 }
 
 @Suite struct BinaryPropertyListReaderTests {

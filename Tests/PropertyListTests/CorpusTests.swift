@@ -41,6 +41,27 @@ struct CorpusTests {
         #expect(accepted.isEmpty, "\(accepted)")
     }
 
+    @Test func validatingEveryBinaryFileGivesWhatReadingItGives() throws {
+        let files = SharedCorpus.entries { $0.format.hasPrefix("bplist") }
+        #expect(files.count > 250)
+        let disagreements: [String] = onDeepStack {
+            var disagreements: [String] = []
+            for entry in files {
+                guard let data = try? Data(contentsOf: entry.url) else { continue }
+                let reader = BinaryPropertyListReader(options: Self.deepOptions)
+                var readError: PropertyListError?
+                var validationError: PropertyListError?
+                do { _ = try reader.read(data) } catch { readError = error }
+                do { try reader.validate(data) } catch { validationError = error }
+                if readError != validationError {
+                    disagreements.append("\(entry): read \(String(describing: readError)), validate \(String(describing: validationError))")
+                }
+            }
+            return disagreements
+        }
+        #expect(disagreements.isEmpty, "\(disagreements)")
+    }
+
     @Test func everyBinaryFilePlistlibReadsWeReadAlikeInFoundation() throws {
         // Foundation is a second independent reader: where it reads a file, values must agree.
         let files = SharedCorpus.entries { $0.format == "bplist00" && $0.isValid && $0.plistlib == "ok" }
