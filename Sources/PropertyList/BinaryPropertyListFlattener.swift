@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The object table of one write.
 struct BinaryPropertyListFlattener {
@@ -18,6 +19,8 @@ struct BinaryPropertyListFlattener {
     /// hashing again.
     var recentKeys: [(keys: [PropertyListValue], refs: [Int])] = []
     var nextRecent = 0
+    /// What `touchScalars` loaded, stored only so that its loads are made.
+    static let touched = Atomic<Int>(0)
 
     @discardableResult
     mutating func flatten(_ value: PropertyListValue) -> Int {
@@ -27,6 +30,7 @@ struct BinaryPropertyListFlattener {
             slots.append(.collection(marker: 0, refsStart: 0, count: 0))
             var children: [Int] = []
             children.reserveCapacity(elements.count)
+            touchScalars(elements)
             for e in elements { children.append(flatten(e)) }
             let start = refs.count
             refs.append(contentsOf: children)
@@ -42,6 +46,7 @@ struct BinaryPropertyListFlattener {
             var children: [Int] = []
             children.reserveCapacity(d.count * 2)
             children.append(contentsOf: keyRefs(d.keys))
+            touchScalars(d.values)
             for v in d.values { children.append(flatten(v)) }
             let start = refs.count
             refs.append(contentsOf: children)
@@ -50,6 +55,17 @@ struct BinaryPropertyListFlattener {
         default:
             return scalars.index(of: value, in: &slots)
         }
+    }
+
+    /// Loads the table places of the scalars among `values`, a few at a time, just before they
+    /// are looked up (see `ScalarIndex.touch`).
+    @inline(__always)
+    mutating func touchScalars(_ values: [PropertyListValue]) {
+        var loaded = 0
+        for v in values.prefix(16) where !v.isCollection {
+            loaded &+= scalars.touch(ScalarIndex.hash(v))
+        }
+        Self.touched.store(loaded, ordering: .relaxed)
     }
 
     /// The object indexes of a dictionary's keys: from the recent ones when it has the same
@@ -123,43 +139,57 @@ struct BinaryPropertyListFlattener {
 /// Scalars already in the table, found by a hash of their bytes: open addressing over slot
 /// indexes, each candidate confirmed by comparing values as CF unifies them (strings by their
 /// code points, reals and dates by their bits, data by its bytes).
+///
+/// A large write holds a million distinct scalars or more, so nearly every look-up misses the
+/// cache: each place keeps its hash beside its slot (one miss, not two), a large table asks for
+/// huge pages (fewer TLB misses), and `touch` lets a collection load the places of all its
+/// children before looking them up one by one, so their misses overlap.
 struct ScalarIndex {
-    /// Slot indexes, -1 for an empty place; the size is a power of two, at most half full.
-    var table = [Int](repeating: -1, count: 1024)
-    var hashes = [UInt64](repeating: 0, count: 1024)
+    /// A place of the table: `slot` is -1 when it is empty.
+    struct Place {
+        var hash: UInt64
+        var slot: Int
+    }
+
+    let table: ScalarTable
     var count = 0
 
+    init() {
+        table = ScalarTable(capacity: 1024)
+    }
+
     /// The index of a scalar equal to `value` in `slots`, or of `value` appended there.
+    @inline(__always)
     mutating func index(of value: PropertyListValue, in slots: inout [BinaryPropertyListFlattener.Slot]) -> Int {
-        let hash = Self.hash(value)
-        let mask = table.count - 1
+        index(of: value, hash: Self.hash(value), in: &slots)
+    }
+
+    /// `index(of:in:)` with the value's hash already computed.
+    mutating func index(of value: PropertyListValue, hash: UInt64, in slots: inout [BinaryPropertyListFlattener.Slot]) -> Int {
+        let places = table.places
+        let mask = table.capacity - 1
         var at = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let slot = table[at]
-            if slot < 0 { break }
-            if hashes[at] == hash, case .scalar(let existing) = slots[slot], Self.unifies(existing, value) { return slot }
+            let place = places[at]
+            if place.slot < 0 { break }
+            if place.hash == hash, case .scalar(let existing) = slots[place.slot], Self.unifies(existing, value) { return place.slot }
             at = (at + 1) & mask
         }
         let index = slots.count
         slots.append(.scalar(value))
-        table[at] = index
-        hashes[at] = hash
+        places[at] = Place(hash: hash, slot: index)
         count += 1
-        if count * 2 > table.count { grow() }
+        if count * 2 > table.capacity { table.grow() }
         return index
     }
 
-    mutating func grow() {
-        let old = (table, hashes)
-        table = [Int](repeating: -1, count: old.0.count * 2)
-        hashes = [UInt64](repeating: 0, count: old.0.count * 2)
-        let mask = table.count - 1
-        for i in old.0.indices where old.0[i] >= 0 {
-            var at = Int(truncatingIfNeeded: old.1[i]) & mask
-            while table[at] >= 0 { at = (at + 1) & mask }
-            table[at] = old.0[i]
-            hashes[at] = old.1[i]
-        }
+    /// Loads the place where a look-up of `hash` starts: done for several values before any
+    /// is looked up, their cache misses come at once instead of one after another. Nothing
+    /// here branches on what was loaded, so the loads are not held up waiting for each other.
+    /// Returns something of what it loaded, for the caller to store so the loads are made.
+    @inline(__always)
+    func touch(_ hash: UInt64) -> Int {
+        table.places[Int(truncatingIfNeeded: hash) & (table.capacity - 1)].slot
     }
 
     /// Whether CF stores `a` and `b` as one object: the same kind and the same value, strings
@@ -214,5 +244,61 @@ struct ScalarIndex {
             i += 1
         }
         return mix(h, tail)
+    }
+}
+
+/// The places of a `ScalarIndex`, in memory of their own so that a large table can be given
+/// huge pages.
+final class ScalarTable {
+    private(set) var places: UnsafeMutablePointer<ScalarIndex.Place>
+    private(set) var capacity: Int
+    private var bytes: Int
+
+    /// Tables from this many bytes on are aligned to 2 MiB and asked to be given huge pages.
+    static let hugePageBytes = 2 << 20
+
+    init(capacity: Int) {
+        (places, bytes) = Self.allocate(capacity)
+        self.capacity = capacity
+    }
+
+    deinit { free(places) }
+
+    static func allocate(_ capacity: Int) -> (UnsafeMutablePointer<ScalarIndex.Place>, Int) {
+        let (bytes, overflow) = capacity.multipliedReportingOverflow(by: MemoryLayout<ScalarIndex.Place>.stride)
+        guard !overflow else { preconditionFailure("a table of \(capacity) scalars is too large") }
+        var raw: UnsafeMutableRawPointer?
+        if bytes >= hugePageBytes {
+            guard posix_memalign(&raw, hugePageBytes, bytes) == 0 else { allocateFailed(bytes) }
+            #if os(Linux)
+            _ = madvise(raw, bytes, 14 /* MADV_HUGEPAGE */)
+            #endif
+        } else {
+            raw = malloc(bytes)
+        }
+        guard let raw else { allocateFailed(bytes) }
+        let places = raw.bindMemory(to: ScalarIndex.Place.self, capacity: capacity)
+        places.initialize(repeating: ScalarIndex.Place(hash: 0, slot: -1), count: capacity)
+        return (places, bytes)
+    }
+
+    static func allocateFailed(_ bytes: Int) -> Never {
+        preconditionFailure("out of memory allocating \(bytes) bytes for the scalar table")
+    }
+
+    /// Doubles the table, placing each entry again by its hash.
+    func grow() {
+        let old = places, oldCapacity = capacity
+        let (bigger, size) = Self.allocate(capacity * 2)
+        let mask = capacity * 2 - 1
+        for i in 0..<oldCapacity where old[i].slot >= 0 {
+            var at = Int(truncatingIfNeeded: old[i].hash) & mask
+            while bigger[at].slot >= 0 { at = (at + 1) & mask }
+            bigger[at] = old[i]
+        }
+        free(old)
+        places = bigger
+        capacity *= 2
+        bytes = size
     }
 }

@@ -18,14 +18,14 @@ func readBinary(_ bytes: [UInt8], _ options: PropertyListReadOptions = .default)
 /// must stop at the very same error, or pass when reading does.
 func binaryError(_ bytes: [UInt8], _ options: PropertyListReadOptions = .default) -> PropertyListError? {
     let readError: PropertyListError?
-    do {
+    do throws(PropertyListError) {
         _ = try readBinary(bytes, options)
         readError = nil
     } catch {
         readError = error
     }
     var validationError: PropertyListError?
-    do {
+    do throws(PropertyListError) {
         try BinaryPropertyListReader(options: options).validate(Data(bytes))
     } catch {
         validationError = error

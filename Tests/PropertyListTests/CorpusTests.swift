@@ -51,8 +51,8 @@ struct CorpusTests {
                 let reader = BinaryPropertyListReader(options: Self.deepOptions)
                 var readError: PropertyListError?
                 var validationError: PropertyListError?
-                do { _ = try reader.read(data) } catch { readError = error }
-                do { try reader.validate(data) } catch { validationError = error }
+                do throws(PropertyListError) { _ = try reader.read(data) } catch { readError = error }
+                do throws(PropertyListError) { try reader.validate(data) } catch { validationError = error }
                 if readError != validationError {
                     disagreements.append("\(entry): read \(String(describing: readError)), validate \(String(describing: validationError))")
                 }

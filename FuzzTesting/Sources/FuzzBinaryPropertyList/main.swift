@@ -2,14 +2,22 @@ import Foundation
 import FuzzDriver
 import PropertyList
 
-/// libFuzzer entry point: bytes → `BinaryPropertyListReader` with the default limits, then
+/// libFuzzer entry point: bytes → `BinaryPropertyListReader` with the default limits (`read`,
+/// and `validate`, which must agree with it), then
 /// what `print` and `convert` do with a value read (pretty printer, binary, XML and JSON
 /// writers), since shared references can make a small file stand for a large tree.
 /// Any thrown error is a pass; a crash, hang, leak or large allocation is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBinaryPropertyList(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
-    guard let value = try? BinaryPropertyListReader().read(data) else { return 0 }
+    // `validate` (what `lint` runs) must stop at the error `read` stops at, or pass with it.
+    var readError: PropertyListError?
+    var validationError: PropertyListError?
+    var read: PropertyListValue?
+    do throws(PropertyListError) { read = try BinaryPropertyListReader().read(data) } catch { readError = error }
+    do throws(PropertyListError) { try BinaryPropertyListReader().validate(data) } catch { validationError = error }
+    precondition(readError == validationError, "validate and read disagree: \(String(describing: readError)) vs \(String(describing: validationError))")
+    guard let value = read else { return 0 }
     _ = PropertyListPrettyPrinter().render(value)
     _ = BinaryPropertyListWriter().write(value)
     _ = try? XMLPropertyListWriter().write(value)
