@@ -13,8 +13,10 @@ import Synchronization
 ///
 /// Memory is bounded: values larger than `maximumValueSize` are never kept, and once the kept
 /// bytes reach `maximumTotalSize` the memo starts over. A column whose values do not repeat
-/// costs nothing for long: when fewer than one lookup in 16 of a window of 4,096 finds its
-/// value, the memo empties itself and stands aside for the next 65,536 values, then tries again.
+/// costs little: when the memo fills having found fewer than one value in 16 of those it holds,
+/// it empties itself and stands aside for four times as many values (at least 65,536), then
+/// tries again. A palette is judged only once the memo is full, so its values may come in any
+/// order, even each once before any repeats.
 public final class RepeatedValueMemo<Result: Sendable>: Sendable {
     /// The largest value remembered, in bytes (default 4 KiB: typical archived colors, URLs and
     /// small settings dictionaries are a few hundred bytes).
@@ -30,16 +32,13 @@ public final class RepeatedValueMemo<Result: Sendable>: Sendable {
     private struct State: ~Copyable {
         var results: [Key: Result] = [:]
         var keptBytes = 0
-        /// Lookups and hits in the current window.
-        var lookups = 0
+        /// Lookups that found their value since the memo last started over.
         var hits = 0
-        /// Values still to pass without a lookup, after a window with too few hits.
+        /// Values still to pass without a lookup, after the memo filled with too few hits.
         var standingAside = 0
     }
 
-    static var window: Int { 4_096 }
-    static var minimumHitsPerWindow: Int { window / 16 }
-    static var standAsideFor: Int { 65_536 }
+    static var minimumStandAside: Int { 65_536 }
 
     /// The bytes, whether they came as text, and a hash of all of them.
     struct Key: Hashable, @unchecked Sendable {
@@ -87,18 +86,8 @@ public final class RepeatedValueMemo<Result: Sendable>: Sendable {
         if passes { return make() }
         let key = Key(bytes, isText: isText)
         let known = state.withLock { state -> Result? in
-            state.lookups += 1
             let found = state.results[key]
             if found != nil { state.hits += 1 }
-            if state.lookups >= Self.window {
-                if state.hits < Self.minimumHitsPerWindow {
-                    state.results.removeAll()
-                    state.keptBytes = 0
-                    state.standingAside = Self.standAsideFor
-                }
-                state.lookups = 0
-                state.hits = 0
-            }
             return found
         }
         if let known { return known }
@@ -108,8 +97,15 @@ public final class RepeatedValueMemo<Result: Sendable>: Sendable {
         state.withLock { state in
             guard state.standingAside == 0 else { return }
             if state.keptBytes + bytes.count > maximumTotalSize {
-                state.results.removeAll(keepingCapacity: true)
+                let held = state.results.count
+                let repeats = state.hits * 16 >= held
+                state.results.removeAll(keepingCapacity: repeats)
                 state.keptBytes = 0
+                state.hits = 0
+                guard repeats else {
+                    state.standingAside = max(Self.minimumStandAside, 4 * held)
+                    return
+                }
             }
             if state.results.updateValue(made, forKey: kept) == nil { state.keptBytes += bytes.count }
         }

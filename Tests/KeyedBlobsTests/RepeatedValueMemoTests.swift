@@ -59,6 +59,7 @@ import Testing
         let memo = RepeatedValueMemo<Int>(maximumValueSize: 10, maximumTotalSize: 30)
         for value in 0..<3 { _ = memo.result(for: Data(repeating: UInt8(value), count: 10)) { value } }
         #expect(memo.count == 3)
+        #expect(memo.result(for: Data(repeating: 1, count: 10)) { -1 } == 1, "found again: the column repeats")
         // A fourth value would pass 30 bytes: the memo is emptied, then keeps the new one.
         _ = memo.result(for: Data(repeating: 9, count: 10)) { 9 }
         #expect(memo.count == 1)
@@ -76,30 +77,44 @@ import Testing
     }
 
     @Test func aColumnWhoseValuesNeverRepeatIsLeftAloneForAWhile() {
-        let memo = RepeatedValueMemo<Int>()
-        let window = RepeatedValueMemo<Int>.window
-        // A first window of distinct values: no hits, so the memo empties and stands aside.
-        for value in 0..<window { _ = memo.result(for: withUnsafeBytes(of: value) { Data($0) }) { value } }
+        // Room for 10 values of 10 bytes: the 11th finds it full, with no value ever found again.
+        let memo = RepeatedValueMemo<Int>(maximumValueSize: 10, maximumTotalSize: 100)
+        for value in 0..<11 { _ = memo.result(for: Data(repeating: UInt8(value), count: 10)) { value } }
         #expect(memo.count == 0)
         let maker = Maker()
         _ = memo.result(for: Data("seen twice".utf8)) { maker.makeNumber() }
         _ = memo.result(for: Data("seen twice".utf8)) { maker.makeNumber() }
         #expect(maker.count == 2, "made each time while standing aside")
         // After standing aside it tries again, and a repeating column is remembered once more.
-        for value in 0..<RepeatedValueMemo<Int>.standAsideFor { _ = memo.result(for: withUnsafeBytes(of: value) { Data($0) }) { value } }
+        for value in 0..<RepeatedValueMemo<Int>.minimumStandAside { _ = memo.result(for: withUnsafeBytes(of: value) { Data($0) }) { value } }
         let again = Maker()
         _ = memo.result(for: Data("seen twice".utf8)) { again.makeNumber() }
         _ = memo.result(for: Data("seen twice".utf8)) { again.makeNumber() }
         #expect(again.count == 1)
     }
 
-    @Test func aColumnThatRepeatsEnoughKeepsItsMemo() {
+    @Test func aPaletteWhoseColorsAllComeOnceBeforeAnyRepeatsIsStillRemembered() {
+        // 5,000 values in a fixed cycle (as a table whose ids map one to one onto a palette):
+        // the first pass finds nothing again, the second finds everything.
         let memo = RepeatedValueMemo<Int>()
-        // One value in eight repeats a single common value: above one in 16, so nothing is dropped.
-        for value in 0..<(3 * RepeatedValueMemo<Int>.window) {
-            let bytes = value % 8 == 0 ? Data("common".utf8) : withUnsafeBytes(of: value) { Data($0) }
-            _ = memo.result(for: bytes) { value }
+        let maker = Maker()
+        for pass in 0..<3 {
+            for value in 0..<5_000 {
+                _ = memo.result(for: withUnsafeBytes(of: value) { Data($0) }) { maker.makeNumber() + pass }
+            }
         }
-        #expect(memo.count > RepeatedValueMemo<Int>.window)
+        #expect(maker.count == 5_000)
+    }
+
+    @Test func aColumnThatRepeatsEnoughKeepsItsMemoWhenFull() {
+        // Room for 100 values; one value in eight is a common one, found again every time.
+        let memo = RepeatedValueMemo<Int>(maximumValueSize: 8, maximumTotalSize: 800)
+        let maker = Maker()
+        for value in 0..<1_000 {
+            let bytes = value % 8 == 0 ? Data("common".utf8) : withUnsafeBytes(of: value) { Data($0) }
+            _ = memo.result(for: bytes) { maker.makeNumber() }
+        }
+        // Never stood aside: the common value was made once per start-over, not once per row.
+        #expect(maker.count < 1_000 - 100)
     }
 }
