@@ -21,11 +21,19 @@ public final class RepeatedValueMemo<Result: Sendable>: Sendable {
     /// The largest value remembered, in bytes (default 4 KiB: typical archived colors, URLs and
     /// small settings dictionaries are a few hundred bytes).
     public let maximumValueSize: Int
-    /// The most bytes of keys kept at once (default 16 MiB).
+    /// The most bytes kept at once (default 16 MiB), each value counted as its own bytes plus
+    /// `entryOverhead` for its result and its place in the table.
     public let maximumTotalSize: Int
 
     public static var defaultMaximumValueSize: Int { 4 << 10 }
     public static var defaultMaximumTotalSize: Int { 16 << 20 }
+    /// What a remembered value costs beyond its bytes, as counted against `maximumTotalSize`: a
+    /// scan's result holds the archive's class index and the row's bytes, a conversion's the new
+    /// bytes (about 1 KiB for an archived color; measured as peak memory on a column without
+    /// repeats).
+    public let entryOverhead: Int
+
+    public static var defaultEntryOverhead: Int { 1 << 10 }
 
     private let state = Mutex(State())
 
@@ -70,7 +78,9 @@ public final class RepeatedValueMemo<Result: Sendable>: Sendable {
         }
     }
 
-    public init(maximumValueSize: Int = defaultMaximumValueSize, maximumTotalSize: Int = defaultMaximumTotalSize) {
+    public init(maximumValueSize: Int = defaultMaximumValueSize, maximumTotalSize: Int = defaultMaximumTotalSize,
+                entryOverhead: Int = defaultEntryOverhead) {
+        self.entryOverhead = entryOverhead
         self.maximumValueSize = maximumValueSize
         self.maximumTotalSize = maximumTotalSize
     }
@@ -96,7 +106,8 @@ public final class RepeatedValueMemo<Result: Sendable>: Sendable {
         let kept = Key(bytes.withUnsafeBytes { Data($0) }, isText: isText, digest: key.digest)
         state.withLock { state in
             guard state.standingAside == 0 else { return }
-            if state.keptBytes + bytes.count > maximumTotalSize {
+            let cost = bytes.count + entryOverhead
+            if state.keptBytes + cost > maximumTotalSize {
                 let held = state.results.count
                 let repeats = state.hits * 16 >= held
                 state.results.removeAll(keepingCapacity: repeats)
@@ -107,7 +118,7 @@ public final class RepeatedValueMemo<Result: Sendable>: Sendable {
                     return
                 }
             }
-            if state.results.updateValue(made, forKey: kept) == nil { state.keptBytes += bytes.count }
+            if state.results.updateValue(made, forKey: kept) == nil { state.keptBytes += cost }
         }
         return made
     }

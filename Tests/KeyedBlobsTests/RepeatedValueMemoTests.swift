@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func theMemoStartsOverWhenItHoldsItsLimitInBytes() {
-        let memo = RepeatedValueMemo<Int>(maximumValueSize: 10, maximumTotalSize: 30)
+        let memo = RepeatedValueMemo<Int>(maximumValueSize: 10, maximumTotalSize: 30, entryOverhead: 0)
         for value in 0..<3 { _ = memo.result(for: Data(repeating: UInt8(value), count: 10)) { value } }
         #expect(memo.count == 3)
         #expect(memo.result(for: Data(repeating: 1, count: 10)) { -1 } == 1, "found again: the column repeats")
@@ -65,6 +65,16 @@ import Testing
         #expect(memo.count == 1)
         #expect(memo.result(for: Data(repeating: 9, count: 10)) { -1 } == 9)
         #expect(memo.result(for: Data(repeating: 0, count: 10)) { -1 } == -1)
+    }
+
+    @Test func eachValueIsCountedWithItsResultsShareOfMemory() {
+        // 100 bytes of room, 10-byte values costing 40 with their results: two fit, not ten.
+        let memo = RepeatedValueMemo<Int>(maximumValueSize: 10, maximumTotalSize: 100, entryOverhead: 30)
+        for value in 0..<2 { _ = memo.result(for: Data(repeating: UInt8(value), count: 10)) { value } }
+        #expect(memo.result(for: Data(repeating: 0, count: 10)) { -1 } == 0)
+        #expect(memo.count == 2)
+        _ = memo.result(for: Data(repeating: 7, count: 10)) { 7 }
+        #expect(memo.count == 1, "the third filled it: started over, keeping the new value")
     }
 
     @Test func aRowSlicedFromABatchBufferMatchesTheSameBytesOnTheirOwn() {
@@ -78,7 +88,7 @@ import Testing
 
     @Test func aColumnWhoseValuesNeverRepeatIsLeftAloneForAWhile() {
         // Room for 10 values of 10 bytes: the 11th finds it full, with no value ever found again.
-        let memo = RepeatedValueMemo<Int>(maximumValueSize: 10, maximumTotalSize: 100)
+        let memo = RepeatedValueMemo<Int>(maximumValueSize: 10, maximumTotalSize: 100, entryOverhead: 0)
         for value in 0..<11 { _ = memo.result(for: Data(repeating: UInt8(value), count: 10)) { value } }
         #expect(memo.count == 0)
         let maker = Maker()
@@ -108,7 +118,7 @@ import Testing
 
     @Test func aColumnThatRepeatsEnoughKeepsItsMemoWhenFull() {
         // Room for 100 values; one value in eight is a common one, found again every time.
-        let memo = RepeatedValueMemo<Int>(maximumValueSize: 8, maximumTotalSize: 800)
+        let memo = RepeatedValueMemo<Int>(maximumValueSize: 8, maximumTotalSize: 800, entryOverhead: 0)
         let maker = Maker()
         for value in 0..<1_000 {
             let bytes = value % 8 == 0 ? Data("common".utf8) : withUnsafeBytes(of: value) { Data($0) }
