@@ -22,18 +22,22 @@ package final class ClassVerdictCache: Sendable {
 
     /// Whether every object's class in `archive` is accepted, as `checker.check(archive).isAccepted`.
     package func accepts(_ archive: KeyedArchive) -> Bool {
-        for object in archive.objects {
-            guard let object, let archivedClass = object.archivedClass else { continue }
-            if !accepts(archivedClass) { return false }
-        }
-        return true
+        accepts(classes: Self.classes(of: archive))
     }
 
     /// Whether every decoded object's class in `index` is accepted: `accepts(_:)` on the archive
     /// the index was read from.
     package func accepts(_ index: KeyedArchiveClassIndex) -> Bool {
-        for archivedClass in Self.usedClasses(index) where !accepts(archivedClass) { return false }
-        return true
+        accepts(classes: Self.usedClasses(index))
+    }
+
+    func accepts(classes: some Sequence<ArchivedClass>) -> Bool {
+        classes.allSatisfy { accepts($0) }
+    }
+
+    /// The class descriptions of an archive's objects (inline objects have none).
+    static func classes(of archive: KeyedArchive) -> some Sequence<ArchivedClass> {
+        archive.objects.lazy.compactMap { $0?.archivedClass }
     }
 
     /// The class descriptions of an index's decoded objects (inline objects have none).
@@ -51,16 +55,16 @@ package final class ClassVerdictCache: Sendable {
     /// The distinct class keys of an archive's objects, sorted: archives with the same
     /// signature get the same verdict and the same suggested additions.
     package static func signature(of archive: KeyedArchive, trustsArchiveHierarchy: Bool) -> String {
-        var keys: Set<String> = []
-        for case let object? in archive.objects {
-            if let archivedClass = object.archivedClass { keys.insert(key(of: archivedClass, trustsArchiveHierarchy: trustsArchiveHierarchy)) }
-        }
-        return keys.sorted().joined(separator: "\u{1}")
+        signature(classes: classes(of: archive), trustsArchiveHierarchy: trustsArchiveHierarchy)
     }
 
     /// `signature(of:trustsArchiveHierarchy:)` of the archive the index was read from.
     package static func signature(of index: KeyedArchiveClassIndex, trustsArchiveHierarchy: Bool) -> String {
-        Set(usedClasses(index).map { key(of: $0, trustsArchiveHierarchy: trustsArchiveHierarchy) }).sorted().joined(separator: "\u{1}")
+        signature(classes: usedClasses(index), trustsArchiveHierarchy: trustsArchiveHierarchy)
+    }
+
+    static func signature(classes: some Sequence<ArchivedClass>, trustsArchiveHierarchy: Bool) -> String {
+        Set(classes.map { key(of: $0, trustsArchiveHierarchy: trustsArchiveHierarchy) }).sorted().joined(separator: "\u{1}")
     }
 
     package func accepts(_ archivedClass: ArchivedClass) -> Bool {
