@@ -35,6 +35,28 @@ struct BinaryPropertyListOutput: ~Copyable {
         }
     }
 
+    /// The bytes `writeHeader` takes for `count`.
+    static func headerSize(count: Int) -> Int {
+        guard count >= 15 else { return 1 }
+        if count <= 0xFF { return 3 }
+        if count <= 0xFFFF { return 4 }
+        if count <= 0xFFFF_FFFF { return 6 }
+        return 10
+    }
+
+    /// `writeHeader` after `reserve` made room for `headerSize(count:)` bytes.
+    @inline(__always)
+    mutating func writeHeaderUnchecked(_ marker: UInt8, count: Int) {
+        if count < 15 {
+            bytes.appendUnchecked(marker << 4 | UInt8(count))
+            return
+        }
+        bytes.appendUnchecked(marker << 4 | 0x0F)
+        let size = count <= 0xFF ? 1 : count <= 0xFFFF ? 2 : count <= 0xFFFF_FFFF ? 4 : 8
+        bytes.appendUnchecked(0x10 | UInt8(size.trailingZeroBitCount))
+        writeBigEndianUnchecked(UInt64(count), size: size)
+    }
+
     /// A marker with its count in the low nibble, or 0xF and an integer object for 15 and above.
     mutating func writeHeader(_ marker: UInt8, count: Int) {
         if count < 15 {
@@ -97,11 +119,11 @@ struct BinaryPropertyListOutput: ~Copyable {
         case .invalidUTF16String(let units):
             writeUTF16(units)
         case .uid(let u):
-            let size = BinaryPropertyListFlattener.width(for: Int(clamping: u))
+            let size = BinaryPropertyListObjectTable.width(for: Int(clamping: u))
             bytes.append(0x80 | UInt8(size - 1))
             writeBigEndian(u, size: size)
         case .array, .dictionary, .set:
-            break // written by the flattener
+            break // collections are written by the object table
         }
     }
 

@@ -366,46 +366,51 @@ struct BinaryPropertyListParser {
         let count = units.count / 2
         var valid = true
         let s = String(unsafeUninitializedCapacity: count * 3) { out in
-            var at = 0
-            var i = 0
-            while i < count {
-                let u = UInt32(units[2 * i]) << 8 | UInt32(units[2 * i + 1])
-                i += 1
-                if u < 0x80 {
-                    out[at] = UInt8(truncatingIfNeeded: u)
-                    at += 1
-                } else if u < 0x800 {
-                    out[at] = UInt8(truncatingIfNeeded: 0xC0 | u >> 6)
-                    out[at + 1] = UInt8(truncatingIfNeeded: 0x80 | u & 0x3F)
-                    at += 2
-                } else if u & 0xF800 != 0xD800 {
-                    out[at] = UInt8(truncatingIfNeeded: 0xE0 | u >> 12)
-                    out[at + 1] = UInt8(truncatingIfNeeded: 0x80 | u >> 6 & 0x3F)
-                    out[at + 2] = UInt8(truncatingIfNeeded: 0x80 | u & 0x3F)
-                    at += 3
-                } else {
-                    // A high surrogate and the low one after it make one scalar of four bytes.
-                    guard u < 0xDC00, i < count else {
-                        valid = false
-                        return 0
-                    }
-                    let low = UInt32(units[2 * i]) << 8 | UInt32(units[2 * i + 1])
-                    guard low & 0xFC00 == 0xDC00 else {
-                        valid = false
-                        return 0
-                    }
-                    i += 1
-                    let scalar = 0x10000 + ((u - 0xD800) << 10 | (low - 0xDC00))
-                    out[at] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
-                    out[at + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
-                    out[at + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
-                    out[at + 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
-                    at += 4
-                }
+            guard let base = out.baseAddress, let written = transcodeUTF16(units, into: base) else {
+                valid = false
+                return 0
             }
-            return at
+            return written
         }
         return valid ? s : nil
+    }
+
+    /// Writes big-endian UTF-16 `units` as UTF-8 at `out`, which has room for three bytes per
+    /// unit; returns how many it wrote, or nil when a surrogate is unpaired.
+    static func transcodeUTF16(_ units: UnsafeRawBufferPointer, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+        let count = units.count / 2
+        var at = 0
+        var i = 0
+        while i < count {
+            let u = UInt32(units[2 * i]) << 8 | UInt32(units[2 * i + 1])
+            i += 1
+            if u < 0x80 {
+                out[at] = UInt8(truncatingIfNeeded: u)
+                at += 1
+            } else if u < 0x800 {
+                out[at] = UInt8(truncatingIfNeeded: 0xC0 | u >> 6)
+                out[at + 1] = UInt8(truncatingIfNeeded: 0x80 | u & 0x3F)
+                at += 2
+            } else if u & 0xF800 != 0xD800 {
+                out[at] = UInt8(truncatingIfNeeded: 0xE0 | u >> 12)
+                out[at + 1] = UInt8(truncatingIfNeeded: 0x80 | u >> 6 & 0x3F)
+                out[at + 2] = UInt8(truncatingIfNeeded: 0x80 | u & 0x3F)
+                at += 3
+            } else {
+                // A high surrogate and the low one after it make one scalar of four bytes.
+                guard u < 0xDC00, i < count else { return nil }
+                let low = UInt32(units[2 * i]) << 8 | UInt32(units[2 * i + 1])
+                guard low & 0xFC00 == 0xDC00 else { return nil }
+                i += 1
+                let scalar = 0x10000 + ((u - 0xD800) << 10 | (low - 0xDC00))
+                out[at] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
+                out[at + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
+                out[at + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+                out[at + 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+                at += 4
+            }
+        }
+        return at
     }
 
     /// Starts reading collection `index` at `depth`: within the depth limit, not already being

@@ -260,6 +260,13 @@ public struct OutputBuffer: ~Copyable {
         appendDecimal(value.magnitude.toUInt64, negative: value < 0)
     }
 
+    /// Drops the bytes written from `length` on, keeping the memory.
+    @inlinable @inline(__always)
+    public mutating func truncate(to length: Int) {
+        guard length >= 0, length < count else { return }
+        count = length
+    }
+
     /// Hands the bytes written so far to `body` and empties the buffer, keeping its memory:
     /// for writers that stream their output in pieces.
     public mutating func drain(_ body: (UnsafeRawBufferPointer) -> Void) {

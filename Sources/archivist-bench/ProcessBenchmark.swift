@@ -69,8 +69,8 @@ struct ProcessBenchmark {
 
         log("process: PropertyListSerialization…")
         let foundationRead = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-plist", binary, "none", out])
-        let foundationXML = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-plist", binary, "xml", out])
-        let foundationBinary = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-plist", binary, "binary", out])
+        let foundationXML = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-plist", binary, "xml", out], outputPath: out)
+        let foundationBinary = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-plist", binary, "binary", out], outputPath: out)
         log("process: archivist lint, convert…")
         let lint = ProcessRun.best(of: n, [cli, "lint", "-s", binary])
         let toJSON = ProcessRun.best(of: n, [cli, "convert", binary, "--to", "json", "-o", out], outputPath: out)

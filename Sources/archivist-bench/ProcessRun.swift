@@ -17,7 +17,14 @@ struct ProcessRun {
     /// and reads its rusage: a child started straight from this process would inherit this
     /// process's memory high-water mark (Linux carries it across `exec`), and the benchmark
     /// holds its generated inputs.
+    ///
+    /// Output files left by an earlier run are removed first, outside the timing: replacing a
+    /// file frees its blocks (with the `discard` mount option, a trim of each), which would be
+    /// counted against whichever command happened to run second.
     static func run(_ arguments: [String], stdoutPath: String = "/dev/null", outputPath: String? = nil) -> ProcessRun? {
+        for path in [stdoutPath, outputPath] {
+            if let path, path != "/dev/null" { unlink(path) }
+        }
         let launcher = Process()
         launcher.executableURL = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
         launcher.arguments = ["--launch", stdoutPath, "--"] + arguments

@@ -12,9 +12,10 @@ struct InputFile {
 
     /// Reads the whole input, refusing anything over `limit` before reading past it.
     ///
-    /// Regular files are mapped (so a reader that looks at a few objects, as `get` does,
-    /// touches only their pages; `mapped` is kept for callers that say so); standard input,
-    /// pipes and devices are read in pieces. Errors are the system's reasons in our words,
+    /// Regular files are mapped; standard input, pipes and devices are read in pieces. With
+    /// `mapped`, only the pages a reader touches are read in (`get` looks at a few objects);
+    /// otherwise the whole file is brought in by the mapping call itself (`MAP_POPULATE`), in
+    /// large reads, rather than a page fault at a time as the reader walks it. Errors are the system's reasons in our words,
     /// never Foundation's.
     func read(limit: Int, mapped: Bool = false) throws(CommandFailure) -> Data {
         if path == "-" {
@@ -46,7 +47,8 @@ struct InputFile {
                 return Data()
             }
             // Mapped: a 2 GB input costs address space, not a copy.
-            guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else {
+            let flags = MAP_PRIVATE | (mapped ? 0 : Self.mapPopulate)
+            guard let base = mmap(nil, size, PROT_READ, flags, fd, 0), base != MAP_FAILED else {
                 // Some file systems cannot map; read instead.
                 defer { close(fd) }
                 return try Self.readStream(fd, limit: limit, name: path)
@@ -59,6 +61,9 @@ struct InputFile {
             return try Self.readStream(fd, limit: limit, name: path)
         }
     }
+
+    /// `MAP_POPULATE` of `<sys/mman.h>`, which the Glibc module leaves out.
+    static let mapPopulate: Int32 = 0x8000
 
     /// Reads `fd` to its end, stopping as soon as more than `limit` bytes have come.
     static func readStream(_ fd: Int32, limit: Int, name: String) throws(CommandFailure) -> Data {
@@ -85,10 +90,7 @@ struct InputFile {
     /// Warnings (a key repeated in a dictionary) go to standard error as they are found; the
     /// value is what Apple's readers make of the file.
     func readPropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
-        var warnings: [PropertyListWarning] = []
-        let result = try readPropertyList(options, as: format, warnings: &warnings)
-        for warning in warnings { StandardError.write("archivist: \(displayName): warning: \(warning.description)\n") }
-        return result
+        try readPropertyList(read(limit: options.maximumInputSize), options, as: format)
     }
 
     /// Checks the input as `readPropertyList` reads it (same errors, warnings and limits),
@@ -116,7 +118,20 @@ struct InputFile {
     /// Reads and parses the input as a property list, collecting warnings instead of printing them.
     func readPropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil,
                           warnings: inout [PropertyListWarning]) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
-        let data = try read(limit: options.maximumInputSize)
+        try readPropertyList(read(limit: options.maximumInputSize), options, as: format, warnings: &warnings)
+    }
+
+    /// `readPropertyList(_:as:)` of bytes already read from this input.
+    func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
+        var warnings: [PropertyListWarning] = []
+        let result = try readPropertyList(data, options, as: format, warnings: &warnings)
+        for warning in warnings { StandardError.write("archivist: \(displayName): warning: \(warning.description)\n") }
+        return result
+    }
+
+    /// `readPropertyList(_:as:warnings:)` of bytes already read from this input.
+    func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil,
+                          warnings: inout [PropertyListWarning]) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
         do {
             let reader = PropertyListReader(options: options.readOptions)
             let read = if let format { (value: try reader.read(data, as: format, warnings: &warnings), format: format) }

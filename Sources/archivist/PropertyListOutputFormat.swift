@@ -21,6 +21,34 @@ enum PropertyListOutputFormat: String, ExpressibleByArgument, CaseIterable {
         }
     }
 
+    /// Writes a binary property list in this format straight from its objects
+    /// (`BinaryPropertyListConverter`): into a file as it is produced, to standard output once
+    /// whole. False, with nothing written, when the input is not binary, this format is not XML
+    /// or binary, or the converter does not take the file: the caller then reads the value and
+    /// writes it, which reports any error.
+    func transcode(_ data: Data, from format: PropertyListFormat?, options: PropertyListReadOptions,
+                   to destination: OutputFile) throws(CommandFailure) -> Bool {
+        guard (format ?? PropertyListFormat.detect(data)) == .binary, self == .xml || self == .binary else { return false }
+        let converter = BinaryPropertyListConverter(options: options)
+        let sink = try OutputSink(destination)
+        let done: Bool
+        if sink.isTemporaryFile {
+            // A file beside its destination, which abandoning leaves as if never written.
+            done = self == .xml ? converter.transcodeXML(data) { sink.write($0) } : converter.transcodeBinary(data) { sink.write($0) }
+        } else if let whole = self == .xml ? converter.transcodedXML(data) : converter.transcodedBinary(data) {
+            sink.write(whole)
+            done = true
+        } else {
+            done = false
+        }
+        guard done else {
+            sink.abandon()
+            return false
+        }
+        try sink.commit()
+        return true
+    }
+
     /// `Info.m` → `Info.h`: the header an Objective-C literal file imports.
     static func headerName(for output: String) -> String {
         let name = URL(fileURLWithPath: output).lastPathComponent

@@ -31,6 +31,7 @@ func binaryError(_ bytes: [UInt8], _ options: PropertyListReadOptions = .default
         validationError = error
     }
     #expect(validationError == readError, "validating and reading disagree")
+    expectConverterAgreesWithTheTree(Data(bytes), options)
     return readError
 }
 

@@ -3,7 +3,8 @@ import FuzzDriver
 import PropertyList
 
 /// libFuzzer entry point: bytes → `BinaryPropertyListReader` with the default limits (`read`,
-/// and `validate`, which must agree with it), then
+/// and `validate`, which must agree with it), `BinaryPropertyListConverter` (whose XML and binary
+/// must be the writers' bytes for the value read whenever it takes the file), then
 /// what `print` and `convert` do with a value read (pretty printer, binary, XML and JSON
 /// writers), since shared references can make a small file stand for a large tree.
 /// Any thrown error is a pass; a crash, hang, leak or large allocation is a finding.
@@ -17,10 +18,17 @@ public func fuzzBinaryPropertyList(_ start: UnsafePointer<UInt8>?, _ count: Int)
     do throws(PropertyListError) { read = try BinaryPropertyListReader().read(data) } catch { readError = error }
     do throws(PropertyListError) { try BinaryPropertyListReader().validate(data) } catch { validationError = error }
     precondition(readError == validationError, "validate and read disagree: \(String(describing: readError)) vs \(String(describing: validationError))")
-    guard let value = read else { return 0 }
+    let transcodedXML = BinaryPropertyListConverter().transcodedXML(data)
+    let transcodedBinary = BinaryPropertyListConverter().transcodedBinary(data)
+    guard let value = read else {
+        precondition(transcodedXML == nil && transcodedBinary == nil, "the converter took a file the reader refuses: \(String(describing: readError))")
+        return 0
+    }
     _ = PropertyListPrettyPrinter().render(value)
-    _ = BinaryPropertyListWriter().write(value)
-    _ = try? XMLPropertyListWriter().write(value)
+    let binary = BinaryPropertyListWriter().write(value)
+    let xml = try? XMLPropertyListWriter().write(value)
+    if let transcodedBinary { precondition(transcodedBinary == binary, "the converter's binary differs from the writer's") }
+    if let transcodedXML { precondition(transcodedXML == xml, "the converter's XML differs from the writer's") }
     _ = try? JSONPropertyListWriter().write(value)
     return 0
 }

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Converts a binary property list to XML or to binary again without building its tree: the
+/// objects are written as they are read, straight from the file.
+///
+/// The output is byte for byte what the reader and the writer give together
+/// (`XMLPropertyListWriter().write(BinaryPropertyListReader(options:).read(data))`, and the same
+/// with `BinaryPropertyListWriter`), and so are the errors: a file the walk does not take (an
+/// error, a value the target format cannot hold) is read and written the ordinary way, which
+/// reports why. Tests hold the two ways to the same bytes on every binary file of the corpus,
+/// and the binary fuzz target on whatever it makes.
+///
+/// A file that shares a collection or a large scalar between several places (which CF's writer
+/// never does) is read as a tree, where each is read once: the walk would read and write it
+/// again at each place.
+public struct BinaryPropertyListConverter: Sendable {
+    public var options: PropertyListReadOptions
+
+    public init(options: PropertyListReadOptions = .default) {
+        self.options = options
+    }
+
+    /// `data` as an XML property list.
+    ///
+    /// - Throws: `PropertyListError` as `BinaryPropertyListReader.read` or
+    ///   `XMLPropertyListWriter.write` throws it.
+    public func xml(_ data: Data) throws(PropertyListError) -> Data {
+        if let written = transcodedXML(data) { return written }
+        return try XMLPropertyListWriter().write(BinaryPropertyListReader(options: options).read(data))
+    }
+
+    /// `data` rewritten as a binary property list laid out as CF writes one.
+    ///
+    /// - Throws: `PropertyListError` as `BinaryPropertyListReader.read` throws it.
+    public func binary(_ data: Data) throws(PropertyListError) -> Data {
+        if let written = transcodedBinary(data) { return written }
+        return BinaryPropertyListWriter().write(try BinaryPropertyListReader(options: options).read(data))
+    }
+
+    /// The XML, or nil when the walk does not take the file: the caller then reads and writes
+    /// it the ordinary way, which says why.
+    public func transcodedXML(_ data: Data) -> Data? {
+        var written: Data?
+        _ = transcodeXML(data, drain: nil) { written = $0 }
+        return written
+    }
+
+    /// Writes the XML to `drain` a chunk of about `chunkSize` bytes at a time, as the file is
+    /// read, so that it is never held whole. Returns false when the walk does not take the file,
+    /// which it may find after some chunks were handed on: the caller must then drop them, and
+    /// read and write the file the ordinary way, which says why.
+    public func transcodeXML(_ data: Data, chunkSize: Int = 1 << 20, to drain: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        withoutActuallyEscaping(drain) { drain in
+            transcodeXML(data, chunkSize: chunkSize, drain: drain) { _ in }
+        }
+    }
+
+    func transcodeXML(_ data: Data, chunkSize: Int = 1 << 20, drain: ((UnsafeRawBufferPointer) -> Void)?,
+                      finished: (Data) -> Void) -> Bool {
+        guard data.count <= options.maximumInputSize else { return false }
+        return data.withUnsafeBytes { raw -> Bool in
+            do throws(PropertyListError) {
+                var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
+                // XML is about three times the binary size.
+                var transcoding = BinaryPropertyListParser.XMLTranscoding(capacity: raw.count * 3, chunkSize: chunkSize, drain: drain)
+                transcoding.out.append(XMLPropertyListText.header)
+                try parser.transcodeXML(parser.trailer.topObject, depth: 0, indent: 0, into: &transcoding)
+                transcoding.out.append(XMLPropertyListText.footer)
+                if let drain {
+                    transcoding.out.drain(drain)
+                } else {
+                    finished(transcoding.out.data())
+                }
+                return true
+            } catch {
+                return false
+            }
+        }
+    }
+
+    /// The binary file, or nil when the walk does not take it (see `transcodedXML`).
+    public func transcodedBinary(_ data: Data) -> Data? {
+        var written: Data?
+        walkBinary(data) { table in written = table.serialize() }
+        return written
+    }
+
+    /// Writes the binary file to `drain` a chunk of about `chunkSize` bytes at a time, once every
+    /// object has been read: false, with nothing handed on, when the walk does not take the
+    /// file (see `transcodedXML`).
+    public func transcodeBinary(_ data: Data, chunkSize: Int = 1 << 20, to drain: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        walkBinary(data) { table in table.serialize(chunkSize: chunkSize, drain: drain) }
+    }
+
+    /// Numbers the objects of the rewritten file and hands them to `body`; false when the walk
+    /// does not take the file.
+    @discardableResult
+    func walkBinary(_ data: Data, _ body: (consuming BinaryPropertyListObjectTable) -> Void) -> Bool {
+        guard data.count <= options.maximumInputSize else { return false }
+        return data.withUnsafeBytes { raw -> Bool in
+            do throws(PropertyListError) {
+                var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
+                var transcoding = BinaryPropertyListParser.BinaryTranscoding(parser.trailer)
+                _ = try parser.transcodeBinary(parser.trailer.topObject, depth: 0, into: &transcoding)
+                body(transcoding.table)
+                return true
+            } catch {
+                return false
+            }
+        }
+    }
+}

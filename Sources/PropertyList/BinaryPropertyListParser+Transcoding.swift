@@ -1,0 +1,386 @@
+import Foundation
+
+/// Walks that write a binary property list in another form as they read it, without building
+/// its tree: what `BinaryPropertyListConverter` runs.
+///
+/// Each walk reads the objects `read` reads, in the order the writer of that form visits them,
+/// with `read`'s checks (offsets, markers, sizes, depth, cycles, the expansion limits), and
+/// writes what that writer writes for the value `read` would give. A walk stops with
+/// `needsTree` on anything it does not take; it is then the reader and the writer that run,
+/// and report any error as they always do.
+///
+/// Walks read with `Sharing.refused`: a collection or a large scalar met a second time stops
+/// them. A small scalar is read again at each reference, as the writers write it again, so a
+/// walk's work and output stay within 64 bytes per reference of the file, and no file can make
+/// it write gigabytes before a limit stops it (a file of shared arrays is left to the tree,
+/// which reads each once).
+extension BinaryPropertyListParser {
+    /// Thrown to give up a walk: the caller reads the tree and writes it the ordinary way.
+    static let needsTree = PropertyListError(.malformed, "the transcoder gave up; read the tree")
+
+    // MARK: Collections, as readArray and readDictionary check them
+
+    /// Array or set `index` (at byte `start`), checked and opened as `readArray` does: its
+    /// element count and where its references start.
+    @inline(__always)
+    mutating func openArray(_ index: Int, at start: Int, depth: Int) throws(PropertyListError) -> (count: Int, refs: Int) {
+        let (count, body) = try self.count(Int(bytes[start] & 0x0F), at: start, index: index)
+        let refs = try self.refs(count, at: body, index: index)
+        try open(index, depth: depth)
+        return (count, refs)
+    }
+
+    /// Dictionary `index` (at byte `start`), checked and opened as `readDictionary` does: its
+    /// entry count and where its references start (keys, then values).
+    @inline(__always)
+    mutating func openDictionary(_ index: Int, at start: Int, depth: Int) throws(PropertyListError) -> (count: Int, refs: Int) {
+        let (count, body) = try self.count(Int(bytes[start] & 0x0F), at: start, index: index)
+        let (pairs, overflow) = count.multipliedReportingOverflow(by: 2)
+        guard !overflow else { throw Self.needsTree }
+        let refs = try self.refs(pairs, at: body, index: index)
+        try open(index, depth: depth)
+        return (count, refs)
+    }
+
+    /// Whether the `count` key references at `refs` are those at `earlier`: dictionaries of one
+    /// shape (CF uniques their keys) have the same bytes there.
+    @inline(__always)
+    func sameKeys(at refs: Int, as earlier: Int, count: Int) -> Bool {
+        refs == earlier || memcmp(base + earlier, base + refs, count * trailer.objectRefSize) == 0
+    }
+
+    /// Checks and counts scalar object `index` (at byte `start`) as `read` does.
+    @inline(__always)
+    mutating func checkScalar(_ index: Int, at start: Int) throws(PropertyListError) -> FlatElementKind {
+        var kind = FlatElementKind.other
+        let weight = try scalarWeight(index, at: start, kind: &kind)
+        if weight.bytes > Self.largeScalarBytes { try firstVisit(index) }
+        try grow(by: weight, index: index)
+        return kind
+    }
+
+    /// The integer at byte `start`, checked, as `readScalar` reads it.
+    @inline(__always)
+    func integer(at start: Int) -> PropertyListInteger {
+        let size = 1 << Int(bytes[start] & 0x0F)
+        if size == 16 {
+            return PropertyListInteger(high: Int64(bitPattern: be(start + 1, 8)), low: be(start + 9, 8))
+        }
+        let v = be(start + 1, size)
+        return size == 8 ? PropertyListInteger(Int64(bitPattern: v)) : PropertyListInteger(v)
+    }
+
+    /// The real at byte `start`, checked, as `readScalar` reads it.
+    @inline(__always)
+    func real(at start: Int) -> Double {
+        let size = 1 << Int(bytes[start] & 0x0F)
+        let v = be(start + 1, size)
+        return size == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: v))) : Double(bitPattern: v)
+    }
+
+    /// The bytes of a data or string object at byte `start`, checked: its count and body.
+    @inline(__always)
+    func contents(at start: Int) -> (count: Int, body: Int) {
+        // Checked by `scalarWeight`, so it cannot fail here.
+        (try? count(Int(bytes[start] & 0x0F), at: start, index: 0)) ?? (0, start + 1)
+    }
+
+    // MARK: XML
+
+    /// What the XML walk keeps: the output, and the key orders of recent dictionaries.
+    struct XMLTranscoding: ~Copyable {
+        var out: OutputBuffer
+        /// Where the output goes a chunk at a time; nil keeps it all in `out`.
+        let drain: ((UnsafeRawBufferPointer) -> Void)?
+        let chunkSize: Int
+        /// UTF-8 of the UTF-16 string being written.
+        var scratch: [UInt8] = []
+        var recentKeys: [(refs: Int, count: Int, sorted: XMLPropertyListText.SortedKeys, weight: Weight)] = []
+        var nextRecent = 0
+
+        init(capacity: Int, chunkSize: Int = 1 << 20, drain: ((UnsafeRawBufferPointer) -> Void)?) {
+            out = OutputBuffer(capacity: drain == nil ? capacity : chunkSize + 4096)
+            self.drain = drain
+            self.chunkSize = chunkSize
+        }
+
+        /// Hands the output on once it passes the chunk size.
+        @inline(__always)
+        mutating func drainIfFull() {
+            if let drain, out.length >= chunkSize { out.drain(drain) }
+        }
+    }
+
+    /// Writes object `index` as `XMLPropertyListWriter` writes the value `read` gives for it,
+    /// at `indent`.
+    mutating func transcodeXML(_ index: Int, depth: Int, indent: Int, into t: inout XMLTranscoding) throws(PropertyListError) {
+        let start = offset(index)
+        let marker = bytes[start]
+        XMLPropertyListText.tabs(indent, into: &t.out)
+        let refSize = trailer.objectRefSize
+        switch marker >> 4 {
+        case 0xA, 0xC:
+            let (count, refs) = try openArray(index, at: start, depth: depth)
+            if count == 0 {
+                t.out.append("<array/>\n")
+            } else {
+                t.out.append("<array>\n")
+                for i in 0..<count {
+                    try transcodeXML(ref(refs + i * refSize), depth: depth + 1, indent: indent + 1, into: &t)
+                    t.drainIfFull()
+                }
+                XMLPropertyListText.tabs(indent, into: &t.out)
+                t.out.append("</array>\n")
+            }
+            leave(index)
+        case 0xD:
+            let (count, refs) = try openDictionary(index, at: start, depth: depth)
+            let keys = try xmlKeys(count: count, refs: refs, depth: depth, into: &t)
+            if count == 0 {
+                t.out.append("<dict/>\n")
+            } else {
+                t.out.append("<dict>\n")
+                for position in 0..<count {
+                    XMLPropertyListText.tabs(indent + 1, into: &t.out)
+                    keys.appendLine(position, into: &t.out)
+                    let entry = keys.order[position]
+                    try transcodeXML(ref(refs + (count + entry) * refSize), depth: depth + 1, indent: indent + 1, into: &t)
+                }
+                XMLPropertyListText.tabs(indent, into: &t.out)
+                t.out.append("</dict>\n")
+            }
+            leave(index)
+        default:
+            try transcodeXMLScalar(index, at: start, indent: indent, into: &t)
+        }
+    }
+
+    /// The keys of the dictionary whose references start at `refs`, read and counted as
+    /// `readDictionary` reads them, in XML's order: from a recent dictionary with the same key
+    /// references when there is one.
+    mutating func xmlKeys(count: Int, refs: Int, depth: Int, into t: inout XMLTranscoding) throws(PropertyListError) -> XMLPropertyListText.SortedKeys {
+        for recent in t.recentKeys where recent.count == count && sameKeys(at: refs, as: recent.refs, count: count) {
+            try grow(by: recent.weight, index: 0)
+            return recent.sorted
+        }
+        let before = expanded
+        var names: [String] = []
+        names.reserveCapacity(count)
+        for i in 0..<count {
+            let key = try object(ref(refs + i * trailer.objectRefSize), depth: depth + 1)
+            // Keys of other types: the reader's error, or the writer's.
+            guard case .string(let name) = key else { throw Self.needsTree }
+            names.append(name)
+        }
+        let sorted = XMLPropertyListText.SortedKeys(names: names)
+        let weight = Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
+        if t.recentKeys.count < 8 {
+            t.recentKeys.append((refs, count, sorted, weight))
+        } else {
+            t.recentKeys[t.nextRecent] = (refs, count, sorted, weight)
+            t.nextRecent = (t.nextRecent + 1) % 8
+        }
+        return sorted
+    }
+
+    /// Writes scalar object `index` (at byte `start`), its first tabs written, as
+    /// `XMLPropertyListWriter` writes the value `readScalar` gives.
+    mutating func transcodeXMLScalar(_ index: Int, at start: Int, indent: Int, into t: inout XMLTranscoding) throws(PropertyListError) {
+        let kind = try checkScalar(index, at: start)
+        let marker = bytes[start]
+        switch marker >> 4 {
+        case 0x0:
+            // Null has no XML form.
+            guard marker != 0x00 else { throw Self.needsTree }
+            t.out.append(marker == 0x09 ? "<true/>\n" : "<false/>\n")
+        case 0x1:
+            XMLPropertyListText.appendInteger(integer(at: start), into: &t.out)
+        case 0x2:
+            XMLPropertyListText.appendReal(real(at: start), into: &t.out)
+        case 0x3:
+            let date = Date(timeIntervalSinceReferenceDate: Double(bitPattern: be(start + 1, 8)))
+            guard XMLPropertyListText.appendDate(date, into: &t.out) else { throw Self.needsTree }
+        case 0x4:
+            let (count, body) = contents(at: start)
+            XMLPropertyListText.appendData(UnsafeRawBufferPointer(start: base + body, count: count), indent: indent, into: &t.out)
+        case 0x5:
+            // ASCII, or UTF-8 that `scalarWeight` found valid: the string's own UTF-8.
+            let (count, body) = contents(at: start)
+            XMLPropertyListText.appendString(UnsafeBufferPointer(start: (base + body).assumingMemoryBound(to: UInt8.self), count: count), into: &t.out)
+        case 0x6:
+            // A lone surrogate has no XML form.
+            guard kind == .string else { throw Self.needsTree }
+            let (count, body) = contents(at: start)
+            if t.scratch.count < count * 3 { t.scratch = [UInt8](repeating: 0, count: count * 3) }
+            let units = UnsafeRawBufferPointer(start: base + body, count: count * 2)
+            let written = t.scratch.withUnsafeMutableBufferPointer { scratch in
+                scratch.baseAddress.flatMap { Self.transcodeUTF16(units, into: $0) }
+            }
+            guard let written else { throw Self.needsTree }
+            t.scratch.withUnsafeBufferPointer { XMLPropertyListText.appendString(UnsafeBufferPointer(rebasing: $0[..<written]), into: &t.out) }
+        case 0x8:
+            XMLPropertyListText.appendUID(be(start + 1, Int(marker & 0x0F) + 1), indent: indent, into: &t.out)
+        default:
+            throw Self.needsTree
+        }
+    }
+
+    // MARK: Binary
+
+    /// What the binary walk keeps: the object table, the output index of each input scalar,
+    /// and the key indexes of recent dictionaries.
+    struct BinaryTranscoding: ~Copyable {
+        var table: BinaryPropertyListObjectTable
+        /// Per input object: the output index of the scalar it holds, once numbered, or -1.
+        /// Equal scalars are one output object whatever input object holds them, so an input
+        /// object always gives the same index.
+        var scalarIndexes: [Int32]
+        var recentKeys: [(refs: Int, count: Int, indexes: [Int], weight: Weight)] = []
+        var nextRecent = 0
+
+        /// For a walk of `trailer`'s file: without expansion, the output holds no more objects,
+        /// references and scalar bytes than the input.
+        init(_ trailer: BinaryPropertyListTrailer) {
+            scalarIndexes = [Int32](repeating: -1, count: trailer.objectCount)
+            table = BinaryPropertyListObjectTable(expectedObjects: trailer.objectCount,
+                                                  expectedReferences: trailer.offsetTableOffset / trailer.objectRefSize,
+                                                  expectedScalarBytes: trailer.offsetTableOffset)
+        }
+    }
+
+    /// Numbers object `index` into the table as `BinaryPropertyListFlattener` numbers the value
+    /// `read` gives for it; returns its output index.
+    mutating func transcodeBinary(_ index: Int, depth: Int, into t: inout BinaryTranscoding) throws(PropertyListError) -> Int {
+        let start = offset(index)
+        let marker = bytes[start]
+        let refSize = trailer.objectRefSize
+        // More objects than references can name: the writer's own limit, far past any real file.
+        guard !t.table.isFull else { throw Self.needsTree }
+        switch marker >> 4 {
+        case 0xA, 0xC:
+            let (count, refs) = try openArray(index, at: start, depth: depth)
+            let (output, childrenStart) = t.table.beginCollection()
+            for i in 0..<count { t.table.addChild(try transcodeBinary(ref(refs + i * refSize), depth: depth + 1, into: &t)) }
+            t.table.endCollection(output, marker: marker >> 4, childrenStart: childrenStart, entries: count)
+            leave(index)
+            return output
+        case 0xD:
+            let (count, refs) = try openDictionary(index, at: start, depth: depth)
+            let (output, childrenStart) = t.table.beginCollection()
+            try addBinaryKeys(count: count, refs: refs, into: &t)
+            for i in 0..<count {
+                t.table.addChild(try transcodeBinary(ref(refs + (count + i) * refSize), depth: depth + 1, into: &t))
+            }
+            t.table.endCollection(output, marker: 0xD, childrenStart: childrenStart, entries: count)
+            leave(index)
+            return output
+        default:
+            return try transcodeBinaryScalar(index, at: start, into: &t)
+        }
+    }
+
+    /// Numbers the keys of the dictionary whose references start at `refs`, read and counted as
+    /// `readDictionary` reads them, as children of the dictionary: from a recent dictionary with
+    /// the same key references when there is one.
+    mutating func addBinaryKeys(count: Int, refs: Int, into t: inout BinaryTranscoding) throws(PropertyListError) {
+        for recent in t.recentKeys where recent.count == count && sameKeys(at: refs, as: recent.refs, count: count) {
+            try grow(by: recent.weight, index: 0)
+            for i in recent.indexes { t.table.addChild(i) }
+            return
+        }
+        let before = expanded
+        var indexes: [Int] = []
+        indexes.reserveCapacity(count)
+        for i in 0..<count {
+            let key = ref(refs + i * trailer.objectRefSize)
+            let at = offset(key)
+            // A collection as a key: the reader's error.
+            let kind = bytes[at] >> 4
+            guard kind != 0xA, kind != 0xC, kind != 0xD else { throw Self.needsTree }
+            let output = try transcodeBinaryScalar(key, at: at, into: &t)
+            indexes.append(output)
+            t.table.addChild(output)
+        }
+        let weight = Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
+        if t.recentKeys.count < 8 {
+            t.recentKeys.append((refs, count, indexes, weight))
+        } else {
+            t.recentKeys[t.nextRecent] = (refs, count, indexes, weight)
+            t.nextRecent = (t.nextRecent + 1) % 8
+        }
+    }
+
+    /// Numbers scalar object `index` (at byte `start`): its encoding as `BinaryPropertyListOutput`
+    /// writes the value `readScalar` gives, stored once.
+    mutating func transcodeBinaryScalar(_ index: Int, at start: Int, into t: inout BinaryTranscoding) throws(PropertyListError) -> Int {
+        let kind = try checkScalar(index, at: start)
+        let known = t.scalarIndexes[index]
+        if known >= 0 { return Int(known) }
+        let from = t.table.scalarStart
+        let marker = bytes[start]
+        switch marker >> 4 {
+        case 0x0:
+            t.table.scalarBytes.bytes.append(marker)
+        case 0x1:
+            t.table.scalarBytes.writeInteger(integer(at: start))
+        case 0x2:
+            t.table.scalarBytes.bytes.append(0x23)
+            t.table.scalarBytes.writeBigEndian(real(at: start).bitPattern, size: 8)
+        case 0x3:
+            t.table.scalarBytes.bytes.append(0x33)
+            t.table.scalarBytes.writeBigEndian(be(start + 1, 8), size: 8)
+        case 0x4:
+            let (count, body) = contents(at: start)
+            t.table.scalarBytes.writeHeader(0x4, count: count)
+            t.table.scalarBytes.bytes.append(UnsafeRawBufferPointer(start: base + body, count: count))
+        case 0x5:
+            let (count, body) = contents(at: start)
+            let text = UnsafeRawBufferPointer(start: base + body, count: count)
+            if Self.isASCII(text) {
+                t.table.scalarBytes.writeHeader(0x5, count: count)
+                t.table.scalarBytes.bytes.append(text)
+            } else {
+                // UTF-8 in an ASCII string (`scalarWeight` found it valid) is written as UTF-16.
+                t.table.scalarBytes.writeScalar(.string(String(decoding: text, as: UTF8.self)))
+            }
+        case 0x6:
+            // Valid UTF-16 is written as ASCII when every unit is; a string kept with its lone
+            // surrogates (`kind` .other) is written as the units it is.
+            let (count, body) = contents(at: start)
+            let units = UnsafeRawBufferPointer(start: base + body, count: count * 2)
+            if kind == .string, Self.isASCIIUTF16(units) {
+                t.table.scalarBytes.writeHeader(0x5, count: count)
+                t.table.scalarBytes.bytes.reserve(count)
+                for i in 0..<count { t.table.scalarBytes.bytes.appendUnchecked(units[2 * i + 1]) }
+            } else {
+                t.table.scalarBytes.writeHeader(0x6, count: count)
+                t.table.scalarBytes.bytes.append(units)
+            }
+        case 0x8:
+            t.table.scalarBytes.writeScalar(.uid(be(start + 1, Int(marker & 0x0F) + 1)))
+        default:
+            throw Self.needsTree
+        }
+        let output = t.table.finishScalar(from: from)
+        if output <= Int(Int32.max) { t.scalarIndexes[index] = Int32(truncatingIfNeeded: output) }
+        return output
+    }
+
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var high: UInt8 = 0
+        for b in bytes { high |= b }
+        return high < 0x80
+    }
+
+    /// Whether every big-endian UTF-16 unit is below 0x80.
+    @inline(__always)
+    static func isASCIIUTF16(_ units: UnsafeRawBufferPointer) -> Bool {
+        var i = 0
+        while i + 1 < units.count {
+            if units[i] != 0 || units[i + 1] >= 0x80 { return false }
+            i += 2
+        }
+        return true
+    }
+}

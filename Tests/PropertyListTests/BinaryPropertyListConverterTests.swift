@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+@testable import PropertyList
+
+/// What converting `data` gives: the bytes, or the error.
+enum Conversion: Equatable, CustomStringConvertible {
+    case written(Data)
+    case failed(PropertyListError)
+
+    init(_ body: () throws(PropertyListError) -> Data) {
+        do throws(PropertyListError) { self = .written(try body()) } catch { self = .failed(error) }
+    }
+
+    var description: String {
+        switch self {
+        case .written(let d): "\(d.count) bytes"
+        case .failed(let e): "\(e)"
+        }
+    }
+}
+
+/// The converter must give what reading the tree and writing it gives, bytes and errors alike,
+/// for XML and for binary; and it must not fall back to the tree where the tree path succeeds,
+/// except for what only the tree path can tell (returned so callers can expect it).
+@discardableResult
+func expectConverterAgreesWithTheTree(_ data: Data, _ options: PropertyListReadOptions = .default,
+                                      sourceLocation: SourceLocation = #_sourceLocation) -> (xmlTranscoded: Bool, binaryTranscoded: Bool) {
+    let converter = BinaryPropertyListConverter(options: options)
+    let reader = BinaryPropertyListReader(options: options)
+    let treeXML = Conversion { () throws(PropertyListError) in try XMLPropertyListWriter().write(reader.read(data)) }
+    let treeBinary = Conversion { () throws(PropertyListError) in BinaryPropertyListWriter().write(try reader.read(data)) }
+    let xml = converter.transcodedXML(data)
+    let binary = converter.transcodedBinary(data)
+    if let xml { #expect(Conversion.written(xml) == treeXML, "XML transcoded, but the tree path gives \(treeXML)", sourceLocation: sourceLocation) }
+    if let binary { #expect(Conversion.written(binary) == treeBinary, "binary transcoded, but the tree path gives \(treeBinary)", sourceLocation: sourceLocation) }
+    #expect(Conversion { () throws(PropertyListError) in try converter.xml(data) } == treeXML, sourceLocation: sourceLocation)
+    #expect(Conversion { () throws(PropertyListError) in try converter.binary(data) } == treeBinary, sourceLocation: sourceLocation)
+    return (xml != nil, binary != nil)
+}
+
+@Suite struct BinaryPropertyListConverterTests {
+    /// A document with every kind of value the binary format holds, shared objects and
+    /// dictionaries of one shape, written by our writer.
+    static let everyKind: PropertyListValue = {
+        var records: [PropertyListValue] = []
+        for n in 0..<40 {
+            var d = PropertyListDictionary()
+            d.append(key: "name", value: .string("item \(n)"))
+            d.append(key: "title", value: .string(n % 3 == 0 ? "Zürich 日本語 \(n) 😀" : "plain <title> & \(n)"))
+            d.append(key: "count", value: .integer(PropertyListInteger(Int64(n * 977) - 20_000)))
+            d.append(key: "score", value: .real(Double(n) / 7))
+            d.append(key: "on", value: .bool(n % 2 == 0))
+            d.append(key: "when", value: .date(Date(timeIntervalSinceReferenceDate: Double(n) * 86_400.5)))
+            d.append(key: "blob", value: .data(Data((0..<(n % 70)).map { UInt8(truncatingIfNeeded: $0 * 7) })))
+            d.append(key: "tags", value: .array([.string("red"), .integer(PropertyListInteger(n % 4)), .set([.string("s"), .real(0.5)])]))
+            records.append(.dictionary(d))
+        }
+        var top = PropertyListDictionary()
+        top.append(key: "records", value: .array(records))
+        top.append(key: "big", value: .integer(PropertyListInteger(UInt64.max)))
+        top.append(key: "negative", value: .integer(PropertyListInteger(Int128(-1) << 100)))
+        top.append(key: "nan", value: .real(.nan))
+        top.append(key: "infinity", value: .real(-.infinity))
+        top.append(key: "zero", value: .real(-0.0))
+        top.append(key: "uid", value: .uid(70_000))
+        top.append(key: "empty", value: .array([]))
+        top.append(key: "nothing", value: .dictionary(PropertyListDictionary()))
+        top.append(key: "control\u{0}\r", value: .string("\u{FFFE}\u{FFFF}"))
+        return .dictionary(top)
+    }()
+
+    @Test func aDocumentOfEveryKindConvertsWithoutItsTreeToWhatTheTreeWrites() {
+        let data = BinaryPropertyListWriter().write(Self.everyKind)
+        let taken = expectConverterAgreesWithTheTree(data)
+        #expect(taken.xmlTranscoded && taken.binaryTranscoded)
+    }
+
+    /// The same file with its shared strings stored again as objects of their own, and strings
+    /// in the forms other writers use: the output must unify them as CF would.
+    @Test func scalarsStoredTwiceOrInOtherFormsBecomeOneObjectAsCFWritesThem() throws {
+        var file = magic
+        var offsets: [UInt8] = []
+        func add(_ object: [UInt8]) { offsets.append(UInt8(file.count)); file += object }
+        add([0xA7, 1, 2, 3, 4, 5, 6, 7])           // 0: array of objects 1–7
+        add([0x53] + Array("abc".utf8))             // 1: "abc", ASCII
+        add([0x63, 0, 0x61, 0, 0x62, 0, 0x63])      // 2: "abc" again, as UTF-16
+        add([0x52, 0xC3, 0xA9])                     // 3: "é" as UTF-8 in an ASCII string
+        add([0x61, 0x00, 0xE9])                     // 4: "é" as UTF-16
+        add([0x13, 0, 0, 0, 0, 0, 0, 0, 5])         // 5: 5 in eight bytes
+        add([0x10, 5])                              // 6: 5 in one byte
+        add([0x22, 0x3F, 0xC0, 0, 0])               // 7: 1.5 as a four-byte real
+        file += offsets
+        file += trailer(count: 8, tableOffset: UInt64(file.count - offsets.count))
+        let taken = expectConverterAgreesWithTheTree(Data(file))
+        #expect(taken.xmlTranscoded && taken.binaryTranscoded)
+        let rewritten = try BinaryPropertyListConverter().binary(Data(file))
+        // "abc", "é", 5 and 1.5: four scalars and the array.
+        let objectCount = rewritten.suffix(24).prefix(8).reduce(0) { $0 << 8 | Int($1) }
+        #expect(objectCount == 5)
+    }
+
+    @Test func whatXMLCannotHoldIsLeftToTheWriterWhichSaysWhy() {
+        // [null]: the binary form reads, the XML writer refuses.
+        let file = magic + [0xA1, 1, 0x00] + [8, 10] + trailer(count: 2, tableOffset: 11)
+        let taken = expectConverterAgreesWithTheTree(Data(file))
+        #expect(!taken.xmlTranscoded && taken.binaryTranscoded)
+        #expect(throws: PropertyListError.self) { try BinaryPropertyListConverter().xml(Data(file)) }
+    }
+
+    @Test func sharedArraysAreLeftToTheTreeWhichReadsEachOnce() {
+        // Ten levels of arrays each holding the next twice: 1,024 copies of one string.
+        var file = magic
+        var offsets: [UInt8] = []
+        for level in 0..<10 {
+            offsets.append(UInt8(file.count))
+            file += [0xA2, UInt8(level + 1), UInt8(level + 1)]
+        }
+        offsets.append(UInt8(file.count))
+        file += [0x55] + Array("leafy".utf8)
+        let table = UInt64(file.count)
+        file += offsets
+        file += trailer(count: 11, tableOffset: table)
+        let taken = expectConverterAgreesWithTheTree(Data(file))
+        #expect(!taken.xmlTranscoded && !taken.binaryTranscoded)
+        // Under a limit that the expansion passes, both ways refuse it alike.
+        var strict = PropertyListReadOptions()
+        strict.expansionLimit = PropertyListExpansionLimit(baseValues: 100, valuesPerInputByte: 0, baseContentBytes: 1 << 20, contentBytesPerInputByte: 0)
+        expectConverterAgreesWithTheTree(Data(file), strict)
+    }
+
+    @Test func aSmallStringSharedByManyPlacesIsWrittenAtEachOfThem() {
+        // An array of 300 references to one string, as CF writes a repeated value.
+        var file = magic
+        file += [0xAF, 0x11, 0x01, 0x2C] + [UInt8](repeating: 1, count: 300)  // 0 at 8: array of 300 refs to object 1
+        file += [0x55] + Array("leafy".utf8)                                 // 1 at 312: "leafy"
+        file += [0x00, 0x08, 0x01, 0x38]                                      // offset table at 318: 8, 312
+        file += trailer(offsetSize: 2, count: 2, tableOffset: 318)
+        let taken = expectConverterAgreesWithTheTree(Data(file))
+        #expect(taken.xmlTranscoded && taken.binaryTranscoded)
+    }
+}
+
+@Suite(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is absent"))
+struct BinaryPropertyListConverterCorpusTests {
+    @Test func everyBinaryFileOfTheCorpusConvertsToWhatItsTreeWrites() throws {
+        let files = SharedCorpus.entries { $0.format.hasPrefix("bplist") }
+        #expect(files.count > 250)
+        let (transcoded, valid): (Int, Int) = onDeepStack {
+            var transcoded = 0, valid = 0
+            for entry in files {
+                guard let data = try? Data(contentsOf: entry.url) else { continue }
+                let taken = expectConverterAgreesWithTheTree(data, CorpusTests.deepOptions)
+                if entry.isValid {
+                    valid += 1
+                    if taken.binaryTranscoded { transcoded += 1 }
+                }
+            }
+            return (transcoded, valid)
+        }
+        // Every valid file but those that share a collection or a large scalar, left to the tree.
+        #expect(transcoded >= valid * 9 / 10, "\(transcoded) of \(valid) valid files transcoded to binary")
+    }
+}
