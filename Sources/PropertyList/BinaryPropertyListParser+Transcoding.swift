@@ -85,6 +85,54 @@ extension BinaryPropertyListParser {
         (try? count(Int(bytes[start] & 0x0F), at: start, index: 0)) ?? (0, start + 1)
     }
 
+    // MARK: Checking
+
+    /// The dictionaries' keys met most recently, with what reading them adds to the expanded
+    /// size: dictionaries of one shape (CF uniques their keys) have the same key references.
+    struct RecentKeyWeights {
+        var entries: [(refs: Int, count: Int, weight: Weight)] = []
+        var next = 0
+    }
+
+    /// Checks object `index` as `read` does, building nothing: the walk of `validate`.
+    mutating func check(_ index: Int, depth: Int, recent: inout RecentKeyWeights) throws(PropertyListError) {
+        let start = offset(index)
+        let marker = bytes[start]
+        let refSize = trailer.objectRefSize
+        switch marker >> 4 {
+        case 0xA, 0xC:
+            let (count, refs) = try openArray(index, at: start, depth: depth)
+            for i in 0..<count { try check(ref(refs + i * refSize), depth: depth + 1, recent: &recent) }
+            leave(index)
+        case 0xD:
+            let (count, refs) = try openDictionary(index, at: start, depth: depth)
+            if let known = recent.entries.first(where: { $0.count == count && sameKeys(at: refs, as: $0.refs, count: count) }) {
+                try grow(by: known.weight, index: index)
+            } else {
+                let before = expanded
+                for i in 0..<count {
+                    let key = ref(refs + i * refSize)
+                    let at = offset(key)
+                    // A collection as a key: the reader's error.
+                    let kind = bytes[at] >> 4
+                    guard kind != 0xA, kind != 0xC, kind != 0xD else { throw Self.needsTree }
+                    _ = try checkScalar(key, at: at)
+                }
+                let weight = Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
+                if recent.entries.count < 8 {
+                    recent.entries.append((refs, count, weight))
+                } else {
+                    recent.entries[recent.next] = (refs, count, weight)
+                    recent.next = (recent.next + 1) % 8
+                }
+            }
+            for i in 0..<count { try check(ref(refs + (count + i) * refSize), depth: depth + 1, recent: &recent) }
+            leave(index)
+        default:
+            _ = try checkScalar(index, at: start)
+        }
+    }
+
     // MARK: XML
 
     /// What the XML walk keeps: the output, and the key orders of recent dictionaries.

@@ -35,6 +35,20 @@ public struct BinaryPropertyListReader: Sendable {
     /// - Throws: the `PropertyListError` that `read` would throw.
     public func validate(_ data: Data) throws(PropertyListError) {
         try options.checkInputSize(data.count)
+        // First a walk that stops at anything unusual without saying what (a shared collection,
+        // which it would read again, included) and allocates nothing; then, only if it
+        // stopped, the reader's own walk, which finds the error.
+        let checked = data.withUnsafeBytes { raw -> Bool in
+            do throws(PropertyListError) {
+                var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
+                var recent = BinaryPropertyListParser.RecentKeyWeights()
+                try parser.check(parser.trailer.topObject, depth: 0, recent: &recent)
+                return true
+            } catch {
+                return false
+            }
+        }
+        if checked { return }
         let result: Result<Void, PropertyListError> = data.withUnsafeBytes { raw in
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options)
