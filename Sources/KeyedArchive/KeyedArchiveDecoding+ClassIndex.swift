@@ -7,7 +7,13 @@ extension KeyedArchiveDecoding {
     /// - Throws: where `decode(flat:)` throws (the caller then reads the archive the ordinary
     ///   way, which reports the error).
     mutating func classify(flat: FlatObjectTable) throws(KeyedArchiveError) -> KeyedArchiveClassIndex {
-        let (_, top) = try prepare(flat: flat)
+        try classifyWithTop(flat: flat).index
+    }
+
+    /// `classify(flat:)`, with the archiver and the `$top` entries `decode(flat:)` would give.
+    mutating func classifyWithTop(flat: FlatObjectTable) throws(KeyedArchiveError)
+        -> (index: KeyedArchiveClassIndex, archiver: String, top: [ArchivedField]) {
+        let (archiver, top) = try prepare(flat: flat)
         var slots = [Int32](repeating: KeyedArchiveClassIndex.notDecoded, count: raw.count)
         var objectCount = 0
         // Depth-first from `$top`, in `decodeReachable`'s order: each object's references are
@@ -32,7 +38,7 @@ extension KeyedArchiveDecoding {
             objectCount += 1
             for child in children.reversed() { pending.append((child, depth + 1)) }
         }
-        return KeyedArchiveClassIndex(classes: classes, slots: slots, objectCount: objectCount)
+        return (KeyedArchiveClassIndex(classes: classes, slots: slots, objectCount: objectCount), archiver, top)
     }
 
     /// Object `uid`'s class slot, with its references appended to `children` in field order:

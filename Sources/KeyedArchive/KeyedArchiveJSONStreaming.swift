@@ -15,29 +15,9 @@ extension KeyedArchiveJSONExporter {
         let exporter: KeyedArchiveJSONExporter
         let archive: KeyedArchive
         let nesting: Int
-        /// The class part of each class, as a range of `partText`, by class instance; with the
-        /// slot of its name in `classNames`.
-        var classParts: [ObjectIdentifier: (range: Range<Int>, slot: Int)] = [:]
-        /// The classes met most recently, searched before `classParts`: archives use a few
-        /// classes over and over, and comparing identities is cheaper than hashing them.
-        var recentClasses: [(id: ObjectIdentifier, range: Range<Int>, slot: Int)] = []
-        /// Without default members: the part (`classUID` alone) by class UID, once described.
-        var compactParts: [Int: (range: Range<Int>, slot: Int)] = [:]
-        var recentCompactParts: [(uid: Int, range: Range<Int>, slot: Int)] = []
-        var nextRecent = 0
-        /// `"classes"`, counted as the objects are written: `KeyedArchive.classCounts`, which
-        /// lists names in the order of the first object of each, in UID order.
-        var classNames: [String] = []
-        var classCounts: [Int] = []
-        var classSlots: [String: Int] = [:]
-        /// Field keys as written (`"NS.keys" : `), escaped once: archives use a few keys over
-        /// and over. Each key's text is a range of `fieldKeyText`.
-        var fieldKeys: [(key: String, text: Range<Int>)] = []
-        var fieldKeyText: [UInt8] = []
-        /// The same for inline objects, by `ArchivedContent.inlineClassName` (a handful of names).
-        var inlineParts: [(name: String, range: Range<Int>, slot: Int)] = []
-        /// The text of every class part, written once.
-        var partText: [UInt8] = []
+        /// The class parts and field keys every object repeats, rendered once, and the count of
+        /// objects per class name (`"classes"`).
+        var parts = RepeatedParts()
         /// Where finished objects go, a chunk at a time; nil keeps the whole output.
         var drain: ((UnsafeRawBufferPointer) -> Void)?
         var chunkSize = 1 << 20
@@ -62,31 +42,21 @@ extension KeyedArchiveJSONExporter {
                 e.out.append(UInt8(ascii: "{"))
                 for (i, field) in archive.top.enumerated() {
                     e.writeKey(string: field.key, first: i == 0, level: inner + 1)
-                    try writeValue(field.value, level: inner + 1, into: &e)
+                    try Self.writeValue(field.value, level: inner + 1, into: &e)
                 }
                 e.newline(inner)
                 e.out.append(UInt8(ascii: "}"))
             }
             e.writeKey("root", first: false, level: inner)
             if let root = archive.root {
-                try writeValue(root, level: inner, into: &e)
+                try Self.writeValue(root, level: inner, into: &e)
             } else {
                 e.out.append("null")
             }
             e.writeKey("objects", first: false, level: inner)
             try writeObjects(level: inner, into: &e)
             e.writeKey("classes", first: false, level: inner)
-            if classNames.isEmpty {
-                e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: inner)
-            } else {
-                e.out.append(UInt8(ascii: "{"))
-                for i in classNames.indices {
-                    e.writeKey(string: classNames[i], first: i == 0, level: inner + 1)
-                    e.out.appendDecimal(classCounts[i])
-                }
-                e.newline(inner)
-                e.out.append(UInt8(ascii: "}"))
-            }
+            parts.writeClassCounts(level: inner, into: &e)
             e.newline(level)
             e.out.append(UInt8(ascii: "}"))
         }
@@ -119,7 +89,8 @@ extension KeyedArchiveJSONExporter {
             e.out.append(UInt8(ascii: "{"))
             e.writeKey("uid", first: true, level: inner)
             e.out.appendDecimal(object.uid)
-            writeClassPart(of: object, level: inner, into: &e)
+            parts.writeClassPart(archivedClass: object.archivedClass, inlineName: object.className, readableName: object.readableClassName,
+                                 compact: exporter.omitsDefaultMembers, level: inner, into: &e)
             // `kind`, `summary`, `value` and what follows them, for the common kinds in one
             // switch (each binding of the content is a copy); the others take the general path.
             let compact = exporter.omitsDefaultMembers
@@ -133,7 +104,7 @@ extension KeyedArchiveJSONExporter {
                 Self.writeKind("number", level: inner, into: &e)
                 if !compact { Self.writeNumberSummary(n, level: inner, into: &e) }
                 e.writeKey("value", first: false, level: inner)
-                try writePlist(n, level: inner, into: &e)
+                try Self.writePlist(n, level: inner, into: &e)
                 if !compact || !KeyedArchiveJSONExporter.numberTypeIsImplied(n) {
                     e.writeKey("numberType", first: false, level: inner)
                     e.out.append(UInt8(ascii: "\""))
@@ -144,7 +115,7 @@ extension KeyedArchiveJSONExporter {
                 Self.writeKind("date", level: inner, into: &e)
                 if compact {
                     e.writeKey("value", first: false, level: inner)
-                    try writePlist(.date(date), level: inner, into: &e)
+                    try Self.writePlist(.date(date), level: inner, into: &e)
                     e.writeKey("iso8601", first: false, level: inner)
                     Self.writeISOText(date, into: &e)
                 } else {
@@ -153,7 +124,7 @@ extension KeyedArchiveJSONExporter {
                     Self.writeISOText(date, into: &e)
                     let iso = start..<e.out.length
                     e.writeKey("value", first: false, level: inner)
-                    try writePlist(.date(date), level: inner, into: &e)
+                    try Self.writePlist(.date(date), level: inner, into: &e)
                     // The summary is the ISO 8601 text too.
                     e.writeKey("iso8601", first: false, level: inner)
                     e.out.appendCopy(of: iso)
@@ -163,21 +134,21 @@ extension KeyedArchiveJSONExporter {
                 if !compact { Self.writeCount(values.count, "element", "elements", level: inner, into: &e) }
                 if !compact || !KeyedArchiveJSONExporter.valueIsFields(object) {
                     e.writeKey("value", first: false, level: inner)
-                    try writeValues(values, level: inner, into: &e)
+                    try Self.writeValues(values, level: inner, into: &e)
                 }
             case .set(let values):
                 Self.writeKind("set", level: inner, into: &e)
                 if !compact { Self.writeCount(values.count, "member", "members", level: inner, into: &e) }
                 if !compact || !KeyedArchiveJSONExporter.valueIsFields(object) {
                     e.writeKey("value", first: false, level: inner)
-                    try writeValues(values, level: inner, into: &e)
+                    try Self.writeValues(values, level: inner, into: &e)
                 }
             case .dictionary(let keys, let values):
                 Self.writeKind("dictionary", level: inner, into: &e)
                 if !compact { Self.writeCount(keys.count, "entry", "entries", level: inner, into: &e) }
                 if !compact || !KeyedArchiveJSONExporter.valueIsFields(object) {
                     e.writeKey("value", first: false, level: inner)
-                    try writePairs(keys, values, level: inner, into: &e)
+                    try Self.writePairs(keys, values, level: inner, into: &e)
                 }
             default:
                 try writeOtherContent(of: object, level: inner, into: &e)
@@ -192,33 +163,14 @@ extension KeyedArchiveJSONExporter {
                 e.writeKey("fields", first: false, level: inner)
                 e.out.append(UInt8(ascii: "{"))
                 for i in fields.indices {
-                    writeFieldKey(fields[i].key, first: i == 0, level: inner + 1, into: &e)
-                    try writeValue(fields[i].value, level: inner + 1, into: &e)
+                    parts.writeFieldKey(fields[i].key, first: i == 0, level: inner + 1, into: &e)
+                    try Self.writeValue(fields[i].value, level: inner + 1, into: &e)
                 }
                 e.newline(inner)
                 e.out.append(UInt8(ascii: "}"))
             }
             e.newline(level)
             e.out.append(UInt8(ascii: "}"))
-        }
-
-        /// A field's key, as `writeKey` writes it, from `fieldKeys` when it has been met before.
-        mutating func writeFieldKey(_ key: String, first: Bool, level: Int, into e: inout JSONEmitter) {
-            e.writeSeparator(first: first, level: level)
-            // Compared by their bytes, which are what is written: `==` would take "é" written
-            // as one scalar and as two for the same key.
-            for i in fieldKeys.indices where literallyEqual(fieldKeys[i].key, key) {
-                let text = fieldKeys[i].text
-                return fieldKeyText.withUnsafeBufferPointer { e.out.append(UnsafeBufferPointer(rebasing: $0[text])) }
-            }
-            let start = e.out.length
-            e.writeString(key)
-            e.writeColon()
-            if fieldKeys.count < 32 {
-                let first = fieldKeyText.count
-                fieldKeyText.append(contentsOf: e.out.bytes(start..<e.out.length))
-                fieldKeys.append((key, first..<fieldKeyText.count))
-            }
         }
 
         static func writeKind(_ kind: StaticString, level: Int, into e: inout JSONEmitter) {
@@ -276,125 +228,6 @@ extension KeyedArchiveJSONExporter {
             default:
                 break
             }
-        }
-
-        /// `"class"` to `"inline"`, each entry after a comma: rendered once per class. The
-        /// object is counted under its class name for `"classes"`.
-        mutating func writeClassPart(of object: ArchivedObject, level: Int, into e: inout JSONEmitter) {
-            if exporter.omitsDefaultMembers {
-                return writeCompactClassPart(of: object, level: level, into: &e)
-            }
-            if let archivedClass = object.archivedClass {
-                let id = ObjectIdentifier(archivedClass)
-                for recent in recentClasses where recent.id == id {
-                    classCounts[recent.slot] += 1
-                    return appendPart(recent.range, into: &e)
-                }
-                let known: (range: Range<Int>, slot: Int)
-                if let part = classParts[id] {
-                    known = part
-                    appendPart(part.range, into: &e)
-                } else {
-                    let start = e.out.length
-                    Self.writeClassPart(name: archivedClass.name, readable: archivedClass.readableName, chain: archivedClass.chain,
-                                        hints: archivedClass.hints, classUID: archivedClass.uid, level: level, into: &e)
-                    known = (keepPart(start, of: e), classSlot(archivedClass.name))
-                    classParts[id] = known
-                }
-                classCounts[known.slot] += 1
-                if recentClasses.count < 8 {
-                    recentClasses.append((id, known.range, known.slot))
-                } else {
-                    recentClasses[nextRecent] = (id, known.range, known.slot)
-                    nextRecent = (nextRecent + 1) % 8
-                }
-            } else {
-                let name = object.className
-                for part in inlineParts where part.name == name {
-                    classCounts[part.slot] += 1
-                    return appendPart(part.range, into: &e)
-                }
-                let start = e.out.length
-                Self.writeClassPart(name: name, readable: object.readableClassName, chain: [name], hints: [], classUID: nil,
-                                    level: level, into: &e)
-                let slot = classSlot(name)
-                classCounts[slot] += 1
-                inlineParts.append((name, keepPart(start, of: e), slot))
-            }
-        }
-
-        /// The class part without default members: nothing for an inline object (its kind
-        /// says its class); the class described in full by the first object of each class
-        /// description, and then `classUID` alone, which is the part kept for the others.
-        mutating func writeCompactClassPart(of object: ArchivedObject, level: Int, into e: inout JSONEmitter) {
-            guard let archivedClass = object.archivedClass else {
-                let name = object.className
-                for part in inlineParts where part.name == name {
-                    classCounts[part.slot] += 1
-                    return
-                }
-                let slot = classSlot(name)
-                classCounts[slot] += 1
-                inlineParts.append((name, 0..<0, slot))
-                return
-            }
-            // By class UID, which is what a reader of the compact form goes by.
-            let uid = archivedClass.uid
-            for recent in recentCompactParts where recent.uid == uid {
-                classCounts[recent.slot] += 1
-                return appendPart(recent.range, into: &e)
-            }
-            let known: (range: Range<Int>, slot: Int)
-            if let part = compactParts[uid] {
-                known = part
-                appendPart(part.range, into: &e)
-            } else {
-                e.writeKey("class", first: false, level: level)
-                e.writeString(archivedClass.name)
-                if archivedClass.readableName != archivedClass.name {
-                    e.writeKey("readableClass", first: false, level: level)
-                    e.writeString(archivedClass.readableName)
-                }
-                e.writeKey("classChain", first: false, level: level)
-                Self.writeStrings(archivedClass.chain, level: level, into: &e)
-                if !archivedClass.hints.isEmpty {
-                    e.writeKey("classHints", first: false, level: level)
-                    Self.writeStrings(archivedClass.hints, level: level, into: &e)
-                }
-                let start = e.out.length
-                e.writeKey("classUID", first: false, level: level)
-                e.out.appendDecimal(uid)
-                known = (keepPart(start, of: e), classSlot(archivedClass.name))
-                compactParts[uid] = known
-            }
-            classCounts[known.slot] += 1
-            if recentCompactParts.count < 8 {
-                recentCompactParts.append((uid, known.range, known.slot))
-            } else {
-                recentCompactParts[nextRecent] = (uid, known.range, known.slot)
-                nextRecent = (nextRecent + 1) % 8
-            }
-        }
-
-        /// Copies what was written since `start` into `partText`; returns its range there.
-        mutating func keepPart(_ start: Int, of e: borrowing JSONEmitter) -> Range<Int> {
-            let first = partText.count
-            partText.append(contentsOf: e.out.bytes(start..<e.out.length))
-            return first..<partText.count
-        }
-
-        /// Appends a part kept by `keepPart`.
-        func appendPart(_ range: Range<Int>, into e: inout JSONEmitter) {
-            partText.withUnsafeBufferPointer { e.out.append(UnsafeBufferPointer(rebasing: $0[range])) }
-        }
-
-        /// The slot of a class name in `classNames`, added at the end when new.
-        mutating func classSlot(_ name: String) -> Int {
-            if let slot = classSlots[name] { return slot }
-            classNames.append(name)
-            classCounts.append(0)
-            classSlots[name] = classNames.count - 1
-            return classNames.count - 1
         }
 
         static func writeClassPart(name: String, readable: String, chain: [String], hints: [String], classUID: Int?,
@@ -546,15 +379,15 @@ extension KeyedArchiveJSONExporter {
         func writeContent(of object: ArchivedObject, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
             switch object.content {
             case .string(let s): e.writeString(s)
-            case .number(let n): try writePlist(n, level: level, into: &e)
+            case .number(let n): try Self.writePlist(n, level: level, into: &e)
             case .decimalNumber(let text): e.writeString(text)
-            case .date(let d): try writePlist(.date(d), level: level, into: &e)
-            case .data(let d): try writePlist(.data(d), level: level, into: &e)
+            case .date(let d): try Self.writePlist(.date(d), level: level, into: &e)
+            case .data(let d): try Self.writePlist(.data(d), level: level, into: &e)
             case .null: e.out.append("null")
             case .array(let values), .set(let values), .orderedSet(let values), .oldStyleArray(let values):
-                try writeValues(values, level: level, into: &e)
+                try Self.writeValues(values, level: level, into: &e)
             case .dictionary(let keys, let values):
-                try writePairs(keys, values, level: level, into: &e)
+                try Self.writePairs(keys, values, level: level, into: &e)
             case .object: e.out.append("null")
             case .uuid(let uuid):
                 e.writeString(uuid.uppercaseText)
@@ -562,9 +395,9 @@ extension KeyedArchiveJSONExporter {
                 // `{"base", "relative", "absolute"}`, as `content(_:in:)` gives it.
                 e.out.append(UInt8(ascii: "{"))
                 e.writeKey("base", first: true, level: level + 1)
-                try writeValue(base, level: level + 1, into: &e)
+                try Self.writeValue(base, level: level + 1, into: &e)
                 e.writeKey("relative", first: false, level: level + 1)
-                try writeValue(relative, level: level + 1, into: &e)
+                try Self.writeValue(relative, level: level + 1, into: &e)
                 e.writeKey("absolute", first: false, level: level + 1)
                 if let absolute = archive.absoluteURLString(of: object) { e.writeString(absolute) } else { e.out.append("null") }
                 e.newline(level)
@@ -575,7 +408,7 @@ extension KeyedArchiveJSONExporter {
         }
 
         /// A dictionary's `value`: `[[key, value], …]`.
-        func writePairs(_ keys: [ArchivedValue], _ values: [ArchivedValue], level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+        static func writePairs(_ keys: [ArchivedValue], _ values: [ArchivedValue], level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
             let count = min(keys.count, values.count)
             guard count > 0 else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
             e.out.append(UInt8(ascii: "["))
@@ -583,9 +416,9 @@ extension KeyedArchiveJSONExporter {
                 e.writeSeparator(first: i == 0, level: level + 1)
                 e.out.append(UInt8(ascii: "["))
                 e.writeSeparator(first: true, level: level + 2)
-                try writeValue(keys[i], level: level + 2, into: &e)
+                try Self.writeValue(keys[i], level: level + 2, into: &e)
                 e.writeSeparator(first: false, level: level + 2)
-                try writeValue(values[i], level: level + 2, into: &e)
+                try Self.writeValue(values[i], level: level + 2, into: &e)
                 e.newline(level + 1)
                 e.out.append(UInt8(ascii: "]"))
             }
@@ -596,20 +429,20 @@ extension KeyedArchiveJSONExporter {
         // MARK: Values
 
         /// A field value, as `KeyedArchiveJSONExporter.value` gives it.
-        func writeValue(_ value: ArchivedValue, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+        static func writeValue(_ value: ArchivedValue, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
             switch value {
             case .null:
                 e.out.append("null")
             case .object(let uid):
                 Self.writeReference(uid, separated: false, first: false, level: level, into: &e)
             case .array(let elements):
-                try writeValues(elements, level: level, into: &e)
+                try Self.writeValues(elements, level: level, into: &e)
             case .inline(let plist):
-                try writePlist(plist, level: level, into: &e)
+                try Self.writePlist(plist, level: level, into: &e)
             }
         }
 
-        func writeValues(_ values: [ArchivedValue], level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+        static func writeValues(_ values: [ArchivedValue], level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
             guard !values.isEmpty else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
             e.out.append(UInt8(ascii: "["))
             // Elements are read in place; references, almost all of them, take one check for room.
@@ -619,7 +452,7 @@ extension KeyedArchiveJSONExporter {
                         Self.writeReference(uid, separated: true, first: i == 0, level: level + 1, into: &e)
                     } else {
                         e.writeSeparator(first: i == 0, level: level + 1)
-                        try writeValue(values[i], level: level + 1, into: &e)
+                        try Self.writeValue(values[i], level: level + 1, into: &e)
                     }
                 }
             }
@@ -650,17 +483,17 @@ extension KeyedArchiveJSONExporter {
         }
 
         /// An inline plist value, as `KeyedArchiveJSONExporter.plist` tags it.
-        func writePlist(_ value: PropertyListValue, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+        static func writePlist(_ value: PropertyListValue, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
             switch value {
             case .string(let s): e.writeString(s)
             case .integer(let i): e.writeInteger(i)
             case .bool(let b): e.out.append(b ? "true" : "false")
             case .null: e.out.append("null")
-            case .real(let r): writeReal(r, level: level, into: &e)
+            case .real(let r): Self.writeReal(r, level: level, into: &e)
             case .date(let d):
                 e.out.append(UInt8(ascii: "{"))
                 e.writeKey("$date", first: true, level: level + 1)
-                writeReal(d.timeIntervalSinceReferenceDate, level: level + 1, into: &e)
+                Self.writeReal(d.timeIntervalSinceReferenceDate, level: level + 1, into: &e)
                 e.newline(level)
                 e.out.append(UInt8(ascii: "}"))
             case .data(let d):
@@ -677,7 +510,7 @@ extension KeyedArchiveJSONExporter {
         }
 
         /// A real, or `{"$real": "nan"|"inf"|"-inf"}` for what JSON cannot hold.
-        func writeReal(_ r: Double, level: Int, into e: inout JSONEmitter) {
+        static func writeReal(_ r: Double, level: Int, into e: inout JSONEmitter) {
             guard r.isFinite else {
                 e.out.append(UInt8(ascii: "{"))
                 e.writeKey("$real", first: true, level: level + 1)

@@ -59,27 +59,18 @@ extension BinaryPropertyListParser {
         try firstVisit(index)
         try grow(by: Weight(values: 1, bytes: 0), index: index)
         let refSize = trailer.objectRefSize
-        // The entries of every dictionary element, counted first so that the table of entries
-        // is allocated once, at its size. `refs` checked that the references fit in the file,
-        // and each entry takes two more, so the total is bounded by the file's size.
-        var entryCount = 0
-        for i in 0..<count {
-            let element = ref(refs + i * refSize)
-            let at = offset(element)
-            let marker = bytes[at]
-            guard marker >> 4 == 0xD else { continue }
-            let (pairs, _) = try self.count(Int(marker & 0x0F), at: at, index: element)
-            guard pairs <= trailer.offsetTableOffset / refSize else { throw Self.notFlat }
-            entryCount += pairs
-            guard entryCount <= Int(Int32.max) else { throw Self.notFlat }
-        }
+        // The entries of every dictionary element: each takes two references of the file, and
+        // each dictionary is scanned once (a second visit stops the scan), so the references
+        // the file holds bound them. Reserved at that bound, which costs address space only,
+        // rather than counted in a pass of their own over every element.
+        let entryBound = min((trailer.offsetTableOffset - BinaryPropertyListTrailer.headerSize) / (2 * refSize), Int(Int32.max))
         var table = FlatObjectTable(kinds: [], values: [], entryStart: [], entries: [], keys: [], uids: [], others: [],
                                     scalars: FlatScalarReader(data: data, options: options, trailer: trailer, elementRefs: refs))
         table.kinds.reserveCapacity(count)
         if keepingValues { table.values.reserveCapacity(count) }
         table.entryStart.reserveCapacity(count + 1)
         table.entryStart.append(0)
-        table.entries.reserveCapacity(entryCount)
+        table.entries.reserveCapacity(entryBound)
         // Archives hold a few UIDs per object; memory reserved but never written costs no more
         // than address space. Bounded by the references the file holds.
         table.uids.reserveCapacity(min(count * 3, trailer.offsetTableOffset / refSize))

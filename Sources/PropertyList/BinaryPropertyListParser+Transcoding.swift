@@ -85,6 +85,38 @@ extension BinaryPropertyListParser {
         (try? count(Int(bytes[start] & 0x0F), at: start, index: 0)) ?? (0, start + 1)
     }
 
+    // MARK: Reading checked scalars in place
+
+    /// `body` with the UTF-8 of string object `index`, which a walk or scan has checked: an
+    /// ASCII string's bytes where they are (valid UTF-8 in an ASCII string too), UTF-16
+    /// transcoded into `scratch`. Nil for anything else, or a lone surrogate.
+    func withStringUTF8<R>(_ index: Int, scratch: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        let start = offset(index)
+        let marker = bytes[start]
+        let kind = marker >> 4
+        guard kind == 0x5 || kind == 0x6, let (count, body0) = try? count(Int(marker & 0x0F), at: start, index: index) else { return nil }
+        if kind == 0x5 {
+            guard count <= trailer.offsetTableOffset - body0 else { return nil }
+            return body(UnsafeBufferPointer(start: (base + body0).assumingMemoryBound(to: UInt8.self), count: count))
+        }
+        guard count <= (trailer.offsetTableOffset - body0) / 2 else { return nil }
+        if scratch.count < count * 3 { scratch = [UInt8](repeating: 0, count: count * 3) }
+        let units = UnsafeRawBufferPointer(start: base + body0, count: count * 2)
+        return scratch.withUnsafeMutableBufferPointer { out -> R? in
+            guard let to = out.baseAddress, let written = Self.transcodeUTF16(units, into: to) else { return nil }
+            return body(UnsafeBufferPointer(start: to, count: written))
+        }
+    }
+
+    /// `body` with the bytes of data object `index`, checked, where they are; nil for anything else.
+    func withDataBytes<R>(_ index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        let start = offset(index)
+        let marker = bytes[start]
+        guard marker >> 4 == 0x4, let (count, body0) = try? count(Int(marker & 0x0F), at: start, index: index),
+              count <= trailer.offsetTableOffset - body0 else { return nil }
+        return body(UnsafeRawBufferPointer(start: base + body0, count: count))
+    }
+
     // MARK: Checking
 
     /// The dictionaries' keys met most recently, with what reading them adds to the expanded

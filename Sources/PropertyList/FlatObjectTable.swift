@@ -136,5 +136,27 @@ package struct FlatScalarReader: Sendable {
         package mutating func object(_ index: Int) -> PropertyListValue {
             parser?.scalar(index) ?? .null
         }
+
+        /// The file's object index of element `index` of `$objects`.
+        package func objectIndex(ofElement index: Int) -> Int? {
+            guard let parser else { return nil }
+            return parser.ref(elementRefs + index * parser.trailer.objectRefSize)
+        }
+
+        /// Calls `body` with the UTF-8 of string object `index` of the file without making a
+        /// `String`: an ASCII string's bytes where they are (UTF-8 in an ASCII string too, which
+        /// the flat scan found valid), UTF-16 transcoded into `scratch`. Nil, without calling
+        /// `body`, for anything else (a UTF-16 string with a lone surrogate included).
+        package func withUTF8<R>(ofObject index: Int, scratch: inout [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+            guard let parser else { return nil }
+            return parser.withStringUTF8(index, scratch: &scratch, body)
+        }
+
+        /// The bytes of data object `index` of the file, where they are, for `body`; nil for
+        /// anything else.
+        package func withBytes<R>(ofObject index: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+            guard let parser else { return nil }
+            return parser.withDataBytes(index, body)
+        }
     }
 }

@@ -124,8 +124,8 @@ public struct OutputBuffer: ~Copyable {
         let n = bytes.count
         guard n > 0, let source = bytes.baseAddress else { return }
         reserve(n)
-        (base + count).update(from: source.assumingMemoryBound(to: UInt8.self), count: n)
-        count += n
+        // Short pieces (keys, tokens) by word moves, long ones by `memmove`.
+        appendUnchecked(source, count: n)
     }
 
     @inlinable @inline(__always)

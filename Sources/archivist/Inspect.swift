@@ -53,33 +53,51 @@ extension Archivist {
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
-                let archive = try input.readArchive(reading, topKey: top)
-                let options = reading.archiveReadOptions
-                if let top, !archive.top.contains(where: { $0.key == top }) {
-                    let keys = archive.top.map(\.key).joined(separator: ", ")
-                    throw CommandFailure(file: input.displayName, message: "$top has no entry \"\(top)\" (it has: \(keys))")
+                let bytes = try input.read(limit: reading.maximumInputSize)
+                var options = reading.archiveReadOptions
+                if let top { options.topKey = top }
+                // JSON of a large archive is written from its object table, without decoding its
+                // objects, when the table describes them all (see `KeyedArchiveObjectTable`).
+                let table = format == .json ? KeyedArchiveObjectTable(data: bytes, options: options) : nil
+                if let table { ProcessLifetime.keep(table, as: "table") }
+                let archive = table == nil ? try input.decodeArchive(bytes, reading, topKey: top) : nil
+                let topKeys = table?.top.map(\.key) ?? archive?.top.map(\.key) ?? []
+                if let top, !topKeys.contains(top) {
+                    throw CommandFailure(file: input.displayName, message: "$top has no entry \"\(top)\" (it has: \(topKeys.joined(separator: ", ")))")
                 }
-                let nested = NestedPayloadOptions(expands: expandNested, readOptions: options)
+                /// The decoded archive, decoded now when only the table was read.
+                func decoded() throws(CommandFailure) -> KeyedArchive {
+                    if let archive { return archive }
+                    return try input.decodeArchive(bytes, reading, topKey: top)
+                }
+                let nested = NestedPayloadOptions(expands: expandNested, readOptions: reading.archiveReadOptions)
                 // Streamed: the JSON of a large archive runs to 14 times its size.
                 try OutputFile(path: output).stream { (sink) throws(CommandFailure) in
                     switch format {
                     case .text:
-                        KeyedArchiveTreePrinter(usesColors: output == nil && Terminal.colorsEnabled(), nested: nested).write(archive) { sink.write($0) }
+                        KeyedArchiveTreePrinter(usesColors: output == nil && Terminal.colorsEnabled(), nested: nested).write(try decoded()) { sink.write($0) }
                     case .json:
+                        // Compact for pipes and files: a large archive's JSON is then a third of
+                        // the indented, fully spelled form.
+                        let exporter = KeyedArchiveJSONExporter(nested: nested, prettyPrinted: pretty || ((output ?? "-") == "-" && isatty(STDOUT_FILENO) == 1),
+                                                                omitsDefaultMembers: !allMembers)
                         do throws(PropertyListError) {
-                            // Compact for pipes and files: a large archive's JSON is then a third of
-                            // the indented, fully spelled form.
-                            let exporter = KeyedArchiveJSONExporter(nested: nested, prettyPrinted: pretty || ((output ?? "-") == "-" && isatty(STDOUT_FILENO) == 1),
-                                                                    omitsDefaultMembers: !allMembers)
+                            if let table, try exporter.write(table, to: { sink.write($0) }) { return }
+                        } catch {
+                            throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
+                        }
+                        let archive = try decoded()
+                        do throws(PropertyListError) {
                             try exporter.write(archive) { sink.write($0) }
                         } catch {
                             throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
                         }
                     case .dot:
-                        KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).write(archive) { sink.write($0) }
+                        KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).write(try decoded()) { sink.write($0) }
                     case .html:
+                        let archive = try decoded()
                         do throws(PropertyListError) {
-                            try KeyedArchiveHTMLPage(nested: NestedPayloadOptions(expands: false, readOptions: options))
+                            try KeyedArchiveHTMLPage(nested: NestedPayloadOptions(expands: false, readOptions: reading.archiveReadOptions))
                                 .write(archive, title: input.displayName) { sink.write($0) }
                         } catch {
                             throw CommandFailure(file: input.displayName, message: "cannot write the page: \(error.description)")

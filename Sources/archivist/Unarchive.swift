@@ -51,7 +51,12 @@ extension Archivist {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
                 try to.checkDestination(OutputFile(path: output))
-                let archive = try input.readArchive(reading, topKey: top)
+                let bytes = try input.read(limit: reading.maximumInputSize)
+                let options = mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth)
+                if to == .json, mapping.selectedPath == nil, let json = jsonFromObjectTable(bytes, options: options) {
+                    return try OutputFile(path: output).write(json, endsLineOnTerminal: true)
+                }
+                let archive = try input.decodeArchive(bytes, reading, topKey: top)
                 if !noCheck {
                     let report = AllowListChecker(allowList: allow.allowList).check(archive)
                     guard report.isAccepted else {
@@ -60,7 +65,6 @@ extension Archivist {
                         throw CommandFailure(file: input.displayName, message: "refused by the allow-list: \(refused); accept with \(flags), or skip the check with --no-check")
                     }
                 }
-                let options = mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth)
                 if to == .json, mapping.selectedPath == nil {
                     // Written as the archive is walked, without building the payload first.
                     let data: Data
@@ -91,6 +95,19 @@ extension Archivist {
                 let data = try to.write(payload, json: json, sourceName: file, outputPath: output, file: input.displayName)
                 try OutputFile(path: output).write(data, endsLineOnTerminal: to == .json)
             }
+        }
+
+        /// The JSON payload written straight from the archive's object table, without decoding its
+        /// objects (`PayloadMapper.json(of:options:)` of a `KeyedArchiveObjectTable`), when every
+        /// object passes the check and is one the table describes; nil sends the archive the
+        /// ordinary way, which also words any refusal or error.
+        func jsonFromObjectTable(_ data: Data, options: PayloadOptions) -> Data? {
+            var archiveOptions = reading.archiveReadOptions
+            if let top { archiveOptions.topKey = top }
+            guard let table = KeyedArchiveObjectTable(data: data, options: archiveOptions) else { return nil }
+            ProcessLifetime.keep(table)
+            if !noCheck, AllowListChecker(allowList: allow.allowList).acceptedReport(table.index) == nil { return nil }
+            return PayloadMapper(options: options).json(of: table, options: json.options)
         }
 
         /// A mapping error worded for `file`. Only this verb (and inspect) can pick another

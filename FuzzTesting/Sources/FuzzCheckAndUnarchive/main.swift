@@ -9,15 +9,27 @@ import PropertyList
 /// quick path, which builds no object), and bytes → `KeyedArchive` →
 /// `AllowListChecker().check` → `PayloadMapper().payload` → `JSONPropertyListWriter().write`,
 /// once as is and once with `expandsNestedPayloads`. The quick path must agree with the
-/// decoded archive: it reads only archives that decode, and reports what `check` reports.
+/// decoded archive: it reads only archives that decode, and reports what `check` reports. So
+/// must the writers that read an archive's object table without decoding it
+/// (`KeyedArchiveObjectTable`): `unarchive --to json`'s payload and `inspect --format json`
+/// give the decoded archive's bytes whenever they take it.
 /// Any thrown error is a pass; a crash, hang, leak, large allocation or disagreement is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCheckAndUnarchive(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
     let index = KeyedArchiveClassIndex(data: data)
+    let table = KeyedArchiveObjectTable(data: data)
     guard let archive = try? KeyedArchive(data: data) else {
         precondition(index == nil, "the class index read an archive that does not decode")
+        precondition(table == nil, "the object table read an archive that does not decode")
         return 0
+    }
+    if let table {
+        let exporter = KeyedArchiveJSONExporter(prettyPrinted: false, omitsDefaultMembers: true)
+        var fromTable = Data()
+        if (try? exporter.write(table, chunkSize: 4096) { fromTable.append(contentsOf: $0) }) == true {
+            precondition(fromTable == (try? exporter.write(archive)), "inspect's JSON from the object table differs")
+        }
     }
     let report = AllowListChecker().check(archive)
     if let index {
@@ -28,6 +40,9 @@ public func fuzzCheckAndUnarchive(_ start: UnsafePointer<UInt8>?, _ count: Int) 
     }
     for expands in [false, true] {
         let mapper = PayloadMapper(options: PayloadOptions(expandsNestedPayloads: expands))
+        if let table, let fromTable = mapper.json(of: table) {
+            precondition(fromTable == (try? mapper.json(of: archive)), "the payload's JSON from the object table differs")
+        }
         guard let payload = try? mapper.payload(of: archive) else { continue }
         _ = try? JSONPropertyListWriter().write(payload)
     }

@@ -1,0 +1,190 @@
+import Foundation
+import KeyedArchive
+@_spi(Writers) import PropertyList
+
+extension PayloadMapper {
+    /// The payload of the archive's root object as JSON, written from `table` without decoding
+    /// its objects: the bytes `json(of:options:)` gives for the decoded archive.
+    ///
+    /// Nil when the root, or an object on the way, is not in a layout the table describes
+    /// (`KeyedArchiveObjectTable.Content.undecoded`), holds a nested payload to expand, or when
+    /// the walk meets anything the ordinary one reports (a cycle, a limit, a key that is not a
+    /// string): the caller then decodes the archive and writes it the ordinary way.
+    public func json(of table: KeyedArchiveObjectTable, options jsonOptions: JSONWriteOptions = .init()) -> Data? {
+        guard case .object(let root)? = table.root else { return nil }
+        var mapping = options
+        mapping.target = .json
+        return table.withReader { reader -> Data? in
+            var stream = TableJSONStream(options: mapping, objectCount: table.count)
+            var emitter = JSONEmitter(options: jsonOptions, capacity: min(table.count, 1 << 24) * 24 + 4096)
+            do throws(TableJSONStream.Stop) {
+                try stream.writeReference(root, depth: 0, level: 0, reader: &reader, into: &emitter)
+            } catch {
+                return nil
+            }
+            return emitter.data()
+        }
+    }
+
+    /// `JSONStream` over a `KeyedArchiveObjectTable`: each function writes what its counterpart
+    /// there writes for the decoded object, with the same counts and checks, and stops where
+    /// that one would throw or would take a path this one does not follow.
+    struct TableJSONStream {
+        /// Thrown to give the archive back to the ordinary walk.
+        struct Stop: Error {}
+
+        let options: PayloadOptions
+        /// `Walk.ancestors`: per UID, whether the object is on the way to the current value.
+        var ancestors: [Bool]
+        /// `Walk.produced`.
+        var produced = 0
+        /// The keys of the last dictionary written, by their UIDs: where each was written as a
+        /// JSON key (the string and the colon) in the output, which is never handed on before
+        /// the end, and the writing order when keys are sorted.
+        var lastKeyUIDs: [UInt32] = []
+        var lastKeyTexts: [Range<Int>] = []
+        var lastKeyOrder: [Int] = []
+
+        init(options: PayloadOptions, objectCount: Int) {
+            self.options = options
+            ancestors = [Bool](repeating: false, count: objectCount)
+        }
+
+        /// `Walk.count`.
+        @inline(__always)
+        mutating func count(_ n: Int) throws(Stop) {
+            produced += n
+            guard produced <= options.maximumValueCount else { throw Stop() }
+        }
+
+        /// `JSONStream.write(.object(uid))` and `.null` for UID 0.
+        mutating func writeReference(_ uid: Int, depth: Int, level: Int, reader: inout KeyedArchiveObjectTable.Reader,
+                                     into e: inout JSONEmitter) throws(Stop) {
+            guard depth <= options.maximumDepth else { throw Stop() }
+            try count(1)
+            guard uid != 0 else { return e.out.append("null") }
+            switch reader.content(of: uid) {
+            case .string:
+                guard reader.withUTF8(ofElement: uid, { e.writeString(utf8: $0) }) != nil else { throw Stop() }
+            case .number:
+                do { try e.write(reader.element(uid), level: level) } catch { throw Stop() }
+            case .date:
+                do { try e.write(reader.element(uid), level: level) } catch { throw Stop() }
+            case .data:
+                guard case .data(let d) = reader.element(uid) else { throw Stop() }
+                // A nested payload to expand takes the ordinary walk.
+                if options.expandsNestedPayloads, NestedPayload.identify(d) != nil { throw Stop() }
+                e.writeData(d, level: level)
+            case .dateObject(let date):
+                do { try e.write(.date(date), level: level) } catch { throw Stop() }
+            case .array(let range):
+                try enter(uid)
+                try writeElements(range, depth: depth, level: level, reader: &reader, into: &e)
+                ancestors[uid] = false
+            case .dictionary(let keys, let values):
+                try enter(uid)
+                try writeDictionary(keys: keys, values: values, depth: depth, level: level, reader: &reader, into: &e)
+                ancestors[uid] = false
+            case .url(let base, let relative):
+                // A URL without a base is its relative string; a chain of bases takes the ordinary walk.
+                guard case .null = base, reader.withUTF8(of: relative, { e.writeString(utf8: $0) }) != nil else { throw Stop() }
+            case .uuid(let uuid):
+                e.writeString(uuid.uppercaseText)
+            case .undecoded, .notDecoded:
+                throw Stop()
+            }
+        }
+
+        /// `Walk.enter`: a cycle is reported by the ordinary walk.
+        @inline(__always)
+        mutating func enter(_ uid: Int) throws(Stop) {
+            guard !ancestors[uid] else { throw Stop() }
+            ancestors[uid] = true
+        }
+
+        /// `JSONStream.writeElements`.
+        mutating func writeElements(_ range: Range<Int>, depth: Int, level: Int, reader: inout KeyedArchiveObjectTable.Reader,
+                                    into e: inout JSONEmitter) throws(Stop) {
+            guard !range.isEmpty else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
+            let uids = reader.uids
+            e.out.append(UInt8(ascii: "["))
+            for i in range {
+                if i > range.lowerBound { e.out.append(UInt8(ascii: ",")) }
+                e.newline(level + 1)
+                try writeReference(Int(uids[i]), depth: depth + 1, level: level + 1, reader: &reader, into: &e)
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "]"))
+        }
+
+        /// `JSONStream.writeDictionary` of a dictionary whose keys are all strings: the keys
+        /// counted at `depth + 1`, then each value under its key. The keys of a dictionary with
+        /// the key UIDs of the one before are copied from where that one's were written.
+        mutating func writeDictionary(keys: Range<Int>, values: Range<Int>, depth: Int, level: Int,
+                                      reader: inout KeyedArchiveObjectTable.Reader, into e: inout JSONEmitter) throws(Stop) {
+            let uids = reader.uids
+            let count = keys.count
+            guard depth + 1 <= options.maximumDepth else { throw Stop() }
+            try self.count(count)
+            let same = lastKeyUIDs.count == count && uids.withUnsafeBufferPointer { u in
+                lastKeyUIDs.withUnsafeBufferPointer { last in
+                    UnsafeBufferPointer(rebasing: u[keys]).elementsEqual(last)
+                }
+            }
+            var names: [String] = []
+            var order: [Int] = []
+            var texts: [Range<Int>] = []
+            if same {
+                order = lastKeyOrder
+                texts = lastKeyTexts
+            } else {
+                names = try keyNames(keys, reader: &reader)
+                if e.sortsKeys {
+                    // JSONEncoder orders keys by their UTF-8 bytes; ties keep the order read.
+                    let sortKeys = names.map { Array($0.utf8) }
+                    order = Array(0..<count).sorted { a, b in
+                        sortKeys[a] == sortKeys[b] ? a < b : sortKeys[a].lexicographicallyPrecedes(sortKeys[b])
+                    }
+                }
+                texts = Array(repeating: 0..<0, count: count)
+            }
+            guard count > 0 else { return e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: level) }
+            e.out.append(UInt8(ascii: "{"))
+            for n in 0..<count {
+                let i = e.sortsKeys ? order[n] : n
+                if n > 0 { e.out.append(UInt8(ascii: ",")) }
+                e.newline(level + 1)
+                if same {
+                    e.out.appendCopy(of: texts[i])
+                } else {
+                    let start = e.out.length
+                    e.writeString(names[i])
+                    e.writeColon()
+                    texts[i] = start..<e.out.length
+                }
+                try writeReference(Int(uids[values.lowerBound + i]), depth: depth + 1, level: level + 1, reader: &reader, into: &e)
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "}"))
+            if !same {
+                lastKeyUIDs = Array(uids[keys])
+                lastKeyTexts = texts
+                lastKeyOrder = order
+            }
+        }
+
+        /// The strings of the keys at `uids[keys]`; each must be a string object, as the ordinary
+        /// walk requires of a dictionary it streams.
+        mutating func keyNames(_ keys: Range<Int>, reader: inout KeyedArchiveObjectTable.Reader) throws(Stop) -> [String] {
+            let uids = reader.uids
+            var names: [String] = []
+            names.reserveCapacity(keys.count)
+            for i in keys {
+                let uid = Int(uids[i])
+                guard case .string = reader.content(of: uid), case .string(let name) = reader.element(uid) else { throw Stop() }
+                names.append(name)
+            }
+            return names
+        }
+    }
+}

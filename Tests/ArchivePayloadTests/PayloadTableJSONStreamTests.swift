@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import ArchivePayload
+@testable import KeyedArchive
+import PropertyList
+
+/// `unarchive --to json` writes the payload of a large archive from its object table, without
+/// decoding its objects (`PayloadMapper.json(of:options:)` of a `KeyedArchiveObjectTable`); it
+/// must give the bytes the decoded archive gives, or nothing, leaving the archive to it.
+enum PayloadTableReference {
+    /// Whether the table took the archive with the default options, and the options under
+    /// which its bytes differ from the decoded archive's (or it took an archive that fails).
+    static func compare(_ data: Data) throws -> (taken: Bool, differences: [String]) {
+        guard let table = KeyedArchiveObjectTable(data: data) else { return (false, []) }
+        let archive = try KeyedArchive(data: data)
+        var taken = false
+        var differences: [String] = []
+        for (payloadName, payloadOptions) in PayloadJSONStream.payloadOptions {
+            let mapper = PayloadMapper(options: payloadOptions)
+            for (jsonName, jsonOptions) in PayloadJSONStream.jsonOptions {
+                guard let fromTable = mapper.json(of: table, options: jsonOptions) else { continue }
+                if payloadName == "default", jsonName == "default" { taken = true }
+                if fromTable != (try? mapper.json(of: archive, options: jsonOptions)) { differences.append("\(payloadName), \(jsonName)") }
+            }
+        }
+        return (taken, differences)
+    }
+}
+
+@Suite struct PayloadTableJSONStreamTests {
+    @Test func recordsOfTheCommonClassesAreWrittenFromTheTableWithTheDecodedArchivesBytes() throws {
+        var b = KeyedArchiveBuilder()
+        let keys = [b.string("id"), b.string("when"), b.string("tags"), b.string("link"), b.string("uuid")]
+        var items: [ArchivedValue] = []
+        for i in 0..<30 {
+            items.append(b.dictionary(keys: keys, values: [
+                b.number(i % 3 == 0 ? .real(Double(i) / 3) : .integer(PropertyListInteger(i))),
+                b.date(Date(timeIntervalSinceReferenceDate: Double(i) * 1.5)),
+                b.array([b.string("a/b \"\(i)\" é😀"), b.null(), b.data(Data([UInt8(i), 0xFF]))], mutable: i % 2 == 0),
+                b.url("https://example.com/item/\(i)"),
+                b.uuid(UUID(uuidString: "71DC068E-3420-45FF-919E-3A267D55EC\(String(format: "%02X", i))") ?? UUID()),
+            ], mutable: i % 2 == 1))
+        }
+        items.append(b.array([]))
+        items.append(b.dictionary(keys: [], values: []))
+        let data = try KeyedArchiveWriter().write(b.archive(root: b.array(items)))
+        let (taken, differences) = try PayloadTableReference.compare(data)
+        #expect(taken)
+        #expect(differences.isEmpty, "\(differences)")
+    }
+
+    @Test func aCycleANonStringKeyOrAURLWithABaseIsLeftToTheOrdinaryWalk() throws {
+        // A dictionary that contains itself.
+        var c = KeyedArchiveBuilder()
+        let loop = c.reserve()
+        let key = c.string("self")
+        c.define(loop, className: "NSDictionary", fields: [ArchivedField(key: "NS.keys", value: .array([key])),
+                                                          ArchivedField(key: "NS.objects", value: .array([loop]))])
+        let cyclic = try KeyedArchiveWriter().write(c.archive(root: loop))
+        #expect(try PayloadTableReference.compare(cyclic) == (false, []))
+        // Integer keys, which Codable writes as strings.
+        var d = KeyedArchiveBuilder()
+        let numbered = d.dictionary(keys: [d.number(.integer(PropertyListInteger(1)))], values: [d.string("one")])
+        #expect(try PayloadTableReference.compare(try KeyedArchiveWriter().write(d.archive(root: numbered))) == (false, []))
+        // A relative URL with its base.
+        var u = KeyedArchiveBuilder()
+        let url = u.url("item/1", base: u.url("https://example.com/"))
+        #expect(try PayloadTableReference.compare(try KeyedArchiveWriter().write(u.archive(root: url))) == (false, []))
+    }
+
+    @Test func everyFixtureIsWrittenFromTheTableWithTheDecodedArchivesBytesOrLeftToIt() throws {
+        var taken = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: Fixture.directory.path).sorted() {
+            let result = try PayloadTableReference.compare(try Fixture.data(name))
+            if result.taken { taken += 1 }
+            #expect(result.differences.isEmpty, "\(name): \(result.differences)")
+        }
+        // The legacy string array is all common classes; the others hold a URL with its base, a
+        // UIColor, Swift classes or a box, which the decoder reads.
+        #expect(taken >= 1)
+    }
+}
+
+@Suite(.enabled(if: ClassIndexCorpus.root != nil, "../shared/corpus is absent"))
+struct PayloadTableJSONStreamCorpusTests {
+    @Test func everyCorpusArchiveIsWrittenFromTheTableWithTheDecodedArchivesBytesOrLeftToIt() throws {
+        let root = try #require(ClassIndexCorpus.root)
+        var failures: [String] = []
+        var taken = 0
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
+        for url in files where !url.hasDirectoryPath && !url.path.contains("/stores/") {
+            guard let data = try? Data(contentsOf: url), data.count < 4_000_000, (try? KeyedArchive(data: data)) != nil else { continue }
+            let result = try PayloadTableReference.compare(data)
+            if result.taken { taken += 1 }
+            if !result.differences.isEmpty { failures.append("\(url.lastPathComponent): \(result.differences)") }
+        }
+        #expect(taken > 10, "\(taken) archives written from their table")
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+}
