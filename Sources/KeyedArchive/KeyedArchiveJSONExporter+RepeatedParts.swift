@@ -12,11 +12,10 @@ extension KeyedArchiveJSONExporter {
         var classParts: [ObjectIdentifier: (range: Range<Int>, slot: Int)] = [:]
         /// The classes met most recently, searched before `classParts`: archives use a few
         /// classes over and over, and comparing identities is cheaper than hashing them.
-        var recentClasses: [(id: ObjectIdentifier, range: Range<Int>, slot: Int)] = []
+        var recentClasses = RecentRing<(id: ObjectIdentifier, range: Range<Int>, slot: Int)>()
         /// Without default members: the part (`classUID` alone) by class UID, once described.
         var compactParts: [Int: (range: Range<Int>, slot: Int)] = [:]
-        var recentCompactParts: [(uid: Int, range: Range<Int>, slot: Int)] = []
-        var nextRecent = 0
+        var recentCompactParts = RecentRing<(uid: Int, range: Range<Int>, slot: Int)>()
         /// `"classes"`, counted as the objects are written: `KeyedArchive.classCounts`, which
         /// lists names in the order of the first object of each, in UID order.
         var classNames: [String] = []
@@ -106,7 +105,7 @@ extension KeyedArchiveJSONExporter {
             }
             if let archivedClass {
                 let id = ObjectIdentifier(archivedClass)
-                for recent in recentClasses where recent.id == id {
+                if let recent = recentClasses.first(where: { $0.id == id }) {
                     classCounts[recent.slot] += 1
                     return appendPart(recent.range, into: &e)
                 }
@@ -122,12 +121,7 @@ extension KeyedArchiveJSONExporter {
                     classParts[id] = known
                 }
                 classCounts[known.slot] += 1
-                if recentClasses.count < 8 {
-                    recentClasses.append((id, known.range, known.slot))
-                } else {
-                    recentClasses[nextRecent] = (id, known.range, known.slot)
-                    nextRecent = (nextRecent + 1) % 8
-                }
+                recentClasses.remember((id, known.range, known.slot))
             } else {
                 for part in inlineParts where part.name == name {
                     classCounts[part.slot] += 1
@@ -158,7 +152,7 @@ extension KeyedArchiveJSONExporter {
             }
             // By class UID, which is what a reader of the compact form goes by.
             let uid = archivedClass.uid
-            for recent in recentCompactParts where recent.uid == uid {
+            if let recent = recentCompactParts.first(where: { $0.uid == uid }) {
                 classCounts[recent.slot] += 1
                 return appendPart(recent.range, into: &e)
             }
@@ -186,12 +180,7 @@ extension KeyedArchiveJSONExporter {
                 compactParts[uid] = known
             }
             classCounts[known.slot] += 1
-            if recentCompactParts.count < 8 {
-                recentCompactParts.append((uid, known.range, known.slot))
-            } else {
-                recentCompactParts[nextRecent] = (uid, known.range, known.slot)
-                nextRecent = (nextRecent + 1) % 8
-            }
+            recentCompactParts.remember((uid, known.range, known.slot))
         }
 
         /// Copies what was written since `start` into `partText`; returns its range there.

@@ -29,36 +29,43 @@ extension KeyedArchiveJSONExporter {
         }
 
         mutating func writeDocument(level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            try Self.writeHead(archiver: archive.archiver, version: archive.version, top: archive.top, root: archive.root, level: level, into: &e)
+            e.writeKey("objects", first: false, level: level + 1)
+            try writeObjects(level: level + 1, into: &e)
+            e.writeKey("classes", first: false, level: level + 1)
+            parts.writeClassCounts(level: level + 1, into: &e)
+            e.newline(level)
+            e.out.append(UInt8(ascii: "}"))
+        }
+
+        /// The document's opening and its members before `"objects"`: `archiver`, `version`,
+        /// `top` and `root`.
+        static func writeHead(archiver: String, version: Int, top: [ArchivedField], root: ArchivedValue?, level: Int,
+                              into e: inout JSONEmitter) throws(PropertyListError) {
             let inner = level + 1
             e.out.append(UInt8(ascii: "{"))
             e.writeKey("archiver", first: true, level: inner)
-            e.writeString(archive.archiver)
+            e.writeString(archiver)
             e.writeKey("version", first: false, level: inner)
-            e.out.appendDecimal(archive.version)
+            e.out.appendDecimal(version)
             e.writeKey("top", first: false, level: inner)
-            if archive.top.isEmpty {
+            if top.isEmpty {
                 e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: inner)
             } else {
                 e.out.append(UInt8(ascii: "{"))
-                for (i, field) in archive.top.enumerated() {
+                for (i, field) in top.enumerated() {
                     e.writeKey(string: field.key, first: i == 0, level: inner + 1)
-                    try Self.writeValue(field.value, level: inner + 1, into: &e)
+                    try writeValue(field.value, level: inner + 1, into: &e)
                 }
                 e.newline(inner)
                 e.out.append(UInt8(ascii: "}"))
             }
             e.writeKey("root", first: false, level: inner)
-            if let root = archive.root {
-                try Self.writeValue(root, level: inner, into: &e)
+            if let root {
+                try writeValue(root, level: inner, into: &e)
             } else {
                 e.out.append("null")
             }
-            e.writeKey("objects", first: false, level: inner)
-            try writeObjects(level: inner, into: &e)
-            e.writeKey("classes", first: false, level: inner)
-            parts.writeClassCounts(level: inner, into: &e)
-            e.newline(level)
-            e.out.append(UInt8(ascii: "}"))
         }
 
         /// `"objects"`: every decoded object, in UID order.
@@ -214,19 +221,24 @@ extension KeyedArchiveJSONExporter {
                 e.writeKey("iso8601", first: false, level: inner)
                 Self.writeISOText(date, into: &e)
             case .data:
-                let (payload, expanded) = nestedData
-                if let payload {
-                    e.writeKey("nested", first: false, level: inner)
-                    e.writeString(payload.description)
-                    e.writeKey("nestedKind", first: false, level: inner)
-                    e.writeString(payload.kind)
-                }
-                if let expanded {
-                    e.writeKey("expanded", first: false, level: inner)
-                    try e.write(expanded, level: inner)
-                }
+                try Self.writeNested(nestedData.payload, expanded: nestedData.expanded, level: inner, into: &e)
             default:
                 break
+            }
+        }
+
+        /// A data object's `nested` and `nestedKind`, when it holds a payload, and `expanded`,
+        /// when that was decoded.
+        static func writeNested(_ payload: NestedPayload?, expanded: PropertyListValue?, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            if let payload {
+                e.writeKey("nested", first: false, level: level)
+                e.writeString(payload.description)
+                e.writeKey("nestedKind", first: false, level: level)
+                e.writeString(payload.kind)
+            }
+            if let expanded {
+                e.writeKey("expanded", first: false, level: level)
+                try e.write(expanded, level: level)
             }
         }
 

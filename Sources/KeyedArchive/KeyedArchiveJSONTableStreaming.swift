@@ -59,34 +59,11 @@ extension KeyedArchiveJSONExporter {
 
         /// `DocumentWriter.writeDocument`.
         mutating func writeDocument(level: Int, reader: inout KeyedArchiveObjectTable.Reader, into e: inout JSONEmitter) throws(PropertyListError) {
-            let inner = level + 1
-            e.out.append(UInt8(ascii: "{"))
-            e.writeKey("archiver", first: true, level: inner)
-            e.writeString(table.archiver)
-            e.writeKey("version", first: false, level: inner)
-            e.out.appendDecimal(100_000)
-            e.writeKey("top", first: false, level: inner)
-            if table.top.isEmpty {
-                e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: inner)
-            } else {
-                e.out.append(UInt8(ascii: "{"))
-                for (i, field) in table.top.enumerated() {
-                    e.writeKey(string: field.key, first: i == 0, level: inner + 1)
-                    try DocumentWriter.writeValue(field.value, level: inner + 1, into: &e)
-                }
-                e.newline(inner)
-                e.out.append(UInt8(ascii: "}"))
-            }
-            e.writeKey("root", first: false, level: inner)
-            if let root = table.root {
-                try DocumentWriter.writeValue(root, level: inner, into: &e)
-            } else {
-                e.out.append("null")
-            }
-            e.writeKey("objects", first: false, level: inner)
-            try writeObjects(level: inner, reader: &reader, into: &e)
-            e.writeKey("classes", first: false, level: inner)
-            parts.writeClassCounts(level: inner, into: &e)
+            try DocumentWriter.writeHead(archiver: table.archiver, version: 100_000, top: table.top, root: table.root, level: level, into: &e)
+            e.writeKey("objects", first: false, level: level + 1)
+            try writeObjects(level: level + 1, reader: &reader, into: &e)
+            e.writeKey("classes", first: false, level: level + 1)
+            parts.writeClassCounts(level: level + 1, into: &e)
             e.newline(level)
             e.out.append(UInt8(ascii: "}"))
         }
@@ -179,16 +156,7 @@ extension KeyedArchiveJSONExporter {
                 let (payload, expanded) = exporter.nestedPayload(data, nesting: 0)
                 e.writeKey("value", first: false, level: inner)
                 try DocumentWriter.writePlist(.data(data), level: inner, into: &e)
-                if let payload {
-                    e.writeKey("nested", first: false, level: inner)
-                    e.writeString(payload.description)
-                    e.writeKey("nestedKind", first: false, level: inner)
-                    e.writeString(payload.kind)
-                }
-                if let expanded {
-                    e.writeKey("expanded", first: false, level: inner)
-                    try e.write(expanded, level: inner)
-                }
+                try DocumentWriter.writeNested(payload, expanded: expanded, level: inner, into: &e)
             case .undecoded, .notDecoded:
                 // `describesEveryObject` let none of these through.
                 break

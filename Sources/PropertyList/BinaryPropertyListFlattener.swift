@@ -8,8 +8,7 @@ struct BinaryPropertyListFlattener: ~Copyable {
     /// The keys arrays flattened most recently, with their objects' indexes: dictionaries of
     /// one shape share one keys array (the readers see to it), whose keys then need no
     /// encoding and look-up again.
-    var recentKeys: [(keys: [PropertyListValue], refs: [Int])] = []
-    var nextRecent = 0
+    var recentKeys = RecentRing<(keys: [PropertyListValue], refs: [Int])>(capacity: 4)
 
     init() {}
 
@@ -39,7 +38,7 @@ struct BinaryPropertyListFlattener: ~Copyable {
     /// has the same keys array. Keys are scalars (a collection key is flattened like any value),
     /// so the same keys flattened again would give the same indexes.
     mutating func addKeyRefs(_ keys: [PropertyListValue]) {
-        for recent in recentKeys where Self.sameStorage(recent.keys, keys) {
+        if let recent = recentKeys.first(where: { Self.sameStorage($0.keys, keys) }) {
             for r in recent.refs { table.addChild(r) }
             return
         }
@@ -53,12 +52,7 @@ struct BinaryPropertyListFlattener: ~Copyable {
             table.addChild(index)
         }
         guard scalarsOnly else { return }
-        if recentKeys.count < 4 {
-            recentKeys.append((keys, out))
-        } else {
-            recentKeys[nextRecent] = (keys, out)
-            nextRecent = (nextRecent + 1) % 4
-        }
+        recentKeys.remember((keys, out))
     }
 
     static func sameStorage(_ a: [PropertyListValue], _ b: [PropertyListValue]) -> Bool {

@@ -103,11 +103,7 @@ extension BinaryPropertyListParser {
     /// building its value; gives its kind.
     @inline(__always)
     mutating func scanScalar(_ index: Int, at start: Int) throws(PropertyListError) -> FlatElementKind {
-        var kind = FlatElementKind.other
-        let weight = try scalarWeight(index, at: start, kind: &kind)
-        if weight.bytes > Self.largeScalarBytes { try firstVisit(index) }
-        try grow(by: weight, index: index)
-        return kind
+        try checkScalar(index, at: start)
     }
 
     /// What `readScalar` accepts, and the weight of what it would read; anything it refuses

@@ -49,6 +49,12 @@ extension BinaryPropertyListParser {
         refs == earlier || memcmp(base + earlier, base + refs, count * trailer.objectRefSize) == 0
     }
 
+    /// What has been added to the expanded size since it was `before`.
+    @inline(__always)
+    func grown(since before: Weight) -> Weight {
+        Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
+    }
+
     /// Checks and counts scalar object `index` (at byte `start`) as `read` does.
     @inline(__always)
     mutating func checkScalar(_ index: Int, at start: Int) throws(PropertyListError) -> FlatElementKind {
@@ -119,15 +125,24 @@ extension BinaryPropertyListParser {
 
     // MARK: Checking
 
-    /// The dictionaries' keys met most recently, with what reading them adds to the expanded
-    /// size: dictionaries of one shape (CF uniques their keys) have the same key references.
-    struct RecentKeyWeights {
-        var entries: [(refs: Int, count: Int, weight: Weight)] = []
-        var next = 0
+    /// The dictionaries' keys met most recently, by where their references are and how many,
+    /// with what reading them adds to the expanded size and what a walk made of them:
+    /// dictionaries of one shape (CF uniques their keys) have the same key references.
+    struct KnownKeys<Made> {
+        var refs: Int
+        var count: Int
+        var weight: Weight
+        var made: Made
+    }
+
+    /// Whether `recent` has the keys whose `count` references start at `refs`.
+    @inline(__always)
+    func hasKeys<Made>(_ recent: KnownKeys<Made>, at refs: Int, count: Int) -> Bool {
+        recent.count == count && sameKeys(at: refs, as: recent.refs, count: count)
     }
 
     /// Checks object `index` as `read` does, building nothing: the walk of `validate`.
-    mutating func check(_ index: Int, depth: Int, recent: inout RecentKeyWeights) throws(PropertyListError) {
+    mutating func check(_ index: Int, depth: Int, recent: inout RecentRing<KnownKeys<Void>>) throws(PropertyListError) {
         let start = offset(index)
         let marker = bytes[start]
         let refSize = trailer.objectRefSize
@@ -138,7 +153,7 @@ extension BinaryPropertyListParser {
             leave(index)
         case 0xD:
             let (count, refs) = try openDictionary(index, at: start, depth: depth)
-            if let known = recent.entries.first(where: { $0.count == count && sameKeys(at: refs, as: $0.refs, count: count) }) {
+            if let known = recent.first(where: { hasKeys($0, at: refs, count: count) }) {
                 try grow(by: known.weight, index: index)
             } else {
                 let before = expanded
@@ -150,13 +165,7 @@ extension BinaryPropertyListParser {
                     guard kind != 0xA, kind != 0xC, kind != 0xD else { throw Self.needsTree }
                     _ = try checkScalar(key, at: at)
                 }
-                let weight = Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
-                if recent.entries.count < 8 {
-                    recent.entries.append((refs, count, weight))
-                } else {
-                    recent.entries[recent.next] = (refs, count, weight)
-                    recent.next = (recent.next + 1) % 8
-                }
+                recent.remember(KnownKeys(refs: refs, count: count, weight: grown(since: before), made: ()))
             }
             for i in 0..<count { try check(ref(refs + (count + i) * refSize), depth: depth + 1, recent: &recent) }
             leave(index)
@@ -175,8 +184,7 @@ extension BinaryPropertyListParser {
         let chunkSize: Int
         /// UTF-8 of the UTF-16 string being written.
         var scratch: [UInt8] = []
-        var recentKeys: [(refs: Int, count: Int, sorted: XMLPropertyListText.SortedKeys, weight: Weight)] = []
-        var nextRecent = 0
+        var recentKeys = RecentRing<KnownKeys<XMLPropertyListText.SortedKeys>>()
 
         init(capacity: Int, chunkSize: Int = 1 << 20, drain: ((UnsafeRawBufferPointer) -> Void)?) {
             out = OutputBuffer(capacity: drain == nil ? capacity : chunkSize + 4096)
@@ -239,9 +247,9 @@ extension BinaryPropertyListParser {
     /// `readDictionary` reads them, in XML's order: from a recent dictionary with the same key
     /// references when there is one.
     mutating func xmlKeys(count: Int, refs: Int, depth: Int, into t: inout XMLTranscoding) throws(PropertyListError) -> XMLPropertyListText.SortedKeys {
-        for recent in t.recentKeys where recent.count == count && sameKeys(at: refs, as: recent.refs, count: count) {
+        if let recent = t.recentKeys.first(where: { hasKeys($0, at: refs, count: count) }) {
             try grow(by: recent.weight, index: 0)
-            return recent.sorted
+            return recent.made
         }
         let before = expanded
         var names: [String] = []
@@ -253,13 +261,7 @@ extension BinaryPropertyListParser {
             names.append(name)
         }
         let sorted = XMLPropertyListText.SortedKeys(names: names)
-        let weight = Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
-        if t.recentKeys.count < 8 {
-            t.recentKeys.append((refs, count, sorted, weight))
-        } else {
-            t.recentKeys[t.nextRecent] = (refs, count, sorted, weight)
-            t.nextRecent = (t.nextRecent + 1) % 8
-        }
+        t.recentKeys.remember(KnownKeys(refs: refs, count: count, weight: grown(since: before), made: sorted))
         return sorted
     }
 
@@ -315,8 +317,8 @@ extension BinaryPropertyListParser {
         /// Equal scalars are one output object whatever input object holds them, so an input
         /// object always gives the same index.
         var scalarIndexes: [Int32]
-        var recentKeys: [(refs: Int, count: Int, indexes: [Int], weight: Weight)] = []
-        var nextRecent = 0
+        /// Recent dictionaries' keys, with their output indexes.
+        var recentKeys = RecentRing<KnownKeys<[Int]>>()
 
         /// For a walk of `trailer`'s file: without expansion, the output holds no more objects,
         /// references and scalar bytes than the input.
@@ -363,9 +365,9 @@ extension BinaryPropertyListParser {
     /// `readDictionary` reads them, as children of the dictionary: from a recent dictionary with
     /// the same key references when there is one.
     mutating func addBinaryKeys(count: Int, refs: Int, into t: inout BinaryTranscoding) throws(PropertyListError) {
-        for recent in t.recentKeys where recent.count == count && sameKeys(at: refs, as: recent.refs, count: count) {
+        if let recent = t.recentKeys.first(where: { hasKeys($0, at: refs, count: count) }) {
             try grow(by: recent.weight, index: 0)
-            for i in recent.indexes { t.table.addChild(i) }
+            for i in recent.made { t.table.addChild(i) }
             return
         }
         let before = expanded
@@ -381,13 +383,7 @@ extension BinaryPropertyListParser {
             indexes.append(output)
             t.table.addChild(output)
         }
-        let weight = Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
-        if t.recentKeys.count < 8 {
-            t.recentKeys.append((refs, count, indexes, weight))
-        } else {
-            t.recentKeys[t.nextRecent] = (refs, count, indexes, weight)
-            t.nextRecent = (t.nextRecent + 1) % 8
-        }
+        t.recentKeys.remember(KnownKeys(refs: refs, count: count, weight: grown(since: before), made: indexes))
     }
 
     /// Numbers scalar object `index` (at byte `start`): its encoding as `BinaryPropertyListOutput`

@@ -41,8 +41,7 @@ public struct XMLPropertyListWriter: Sendable {
         /// The key orders met most recently, with the keys arrays they were made from (kept so
         /// that their storage identifies them: dictionaries of one shape share one keys array,
         /// the readers see to it).
-        private var recentKeys: [(keys: [PropertyListValue], sorted: XMLPropertyListText.SortedKeys)] = []
-        private var nextRecent = 0
+        private var recentKeys = RecentRing<(keys: [PropertyListValue], sorted: XMLPropertyListText.SortedKeys)>()
 
         consuming func finish() -> Data {
             out.data()
@@ -116,7 +115,7 @@ public struct XMLPropertyListWriter: Sendable {
         /// The writing order of a dictionary's keys, from the recent ones when it has the
         /// same keys array.
         private mutating func sortedKeys(_ keys: [PropertyListValue]) throws(PropertyListError) -> XMLPropertyListText.SortedKeys {
-            for recent in recentKeys where Self.sameStorage(recent.keys, keys) { return recent.sorted }
+            if let recent = recentKeys.first(where: { Self.sameStorage($0.keys, keys) }) { return recent.sorted }
             var names: [String] = []
             names.reserveCapacity(keys.count)
             for key in keys {
@@ -126,12 +125,7 @@ public struct XMLPropertyListWriter: Sendable {
                 names.append(s)
             }
             let sorted = XMLPropertyListText.SortedKeys(names: names)
-            if recentKeys.count < 8 {
-                recentKeys.append((keys, sorted))
-            } else {
-                recentKeys[nextRecent] = (keys, sorted)
-                nextRecent = (nextRecent + 1) % 8
-            }
+            recentKeys.remember((keys, sorted))
             return sorted
         }
 
