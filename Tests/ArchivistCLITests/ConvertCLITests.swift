@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import PropertyList
+
+/// `convert` of a binary property list to XML or binary writes it straight from its objects
+/// (`BinaryPropertyListConverter`), into a file a megabyte at a time; whatever the converter
+/// does not take goes through the tree as before. Either way the bytes, the messages and the
+/// files left behind must be the tree path's.
+@Suite struct ConvertCLITests {
+    /// A binary property list of a few megabytes: records of every common kind, so that a file
+    /// output is handed on in several pieces.
+    static let records: (path: String, value: PropertyListValue) = {
+        var records: [PropertyListValue] = []
+        for n in 0..<20_000 {
+            var d = PropertyListDictionary()
+            d.append(key: "name", value: .string(n % 4 == 0 ? "Zürich \(n)" : "item \(n)"))
+            d.append(key: "count", value: .integer(PropertyListInteger(n * 31 - 9_000)))
+            d.append(key: "score", value: .real(Double(n) / 7))
+            d.append(key: "when", value: .date(Date(timeIntervalSinceReferenceDate: Double(n) * 3_600.5)))
+            d.append(key: "blob", value: .data(Data((0..<(n % 40)).map { UInt8(truncatingIfNeeded: $0 * n) })))
+            d.append(key: "tags", value: .array([.string("red"), .bool(n % 2 == 0)]))
+            records.append(.dictionary(d))
+        }
+        let value = PropertyListValue.array(records)
+        let path = ArchivistProcess.temporaryFile("records.bplist")
+        FileManager.default.createFile(atPath: path, contents: BinaryPropertyListWriter().write(value))
+        return (path, value)
+    }()
+
+    @Test(arguments: ["xml", "binary"])
+    func aLargeBinaryFileConvertsToTheTreesBytesIntoAFileAndOntoStandardOutput(_ format: String) throws {
+        let (path, value) = Self.records
+        let expected = format == "xml" ? try XMLPropertyListWriter().write(value) : BinaryPropertyListWriter().write(value)
+        #expect(expected.count > 2 << 20)
+        let out = ArchivistProcess.temporaryFile("records-out.\(format)")
+        let toFile = try ArchivistProcess.run(["convert", path, "--to", format, "-o", out])
+        #expect(toFile.status == 0, "\(toFile.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == expected)
+        let toStandardOutput = try ArchivistProcess.run(["convert", path, "--to", format, "-o", "-"])
+        #expect(toStandardOutput.status == 0, "\(toStandardOutput.err)")
+        #expect(toStandardOutput.stdout == expected)
+    }
+
+    @Test func aBinaryFileHoldingWhatXMLCannotHoldFailsAsBeforeAndLeavesTheDestinationAlone() throws {
+        // [null]: read by the binary reader, refused by the XML writer.
+        let path = ArchivistProcess.temporaryFile("null.bplist")
+        var bytes = Array("bplist00".utf8)
+        bytes += [0xA1, 1, 0x00]                                // array of one ref; null
+        bytes += [8, 10]                                        // offset table at 11
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 11]
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let out = ArchivistProcess.temporaryFile("kept.xml")
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: out))
+        let r = try ArchivistProcess.run(["convert", path, "--to", "xml", "-o", out])
+        #expect(r.status == 1)
+        #expect(r.err == "archivist: \(path): cannot write xml: null cannot be written in XML (in root[0])\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data("keep me".utf8))
+        let folder = (out as NSString).deletingLastPathComponent
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("kept.xml.archivist-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        // Binary holds it: converted from its objects.
+        let binary = try ArchivistProcess.run(["convert", path, "--to", "binary", "-o", "-"])
+        #expect(binary.status == 0)
+        #expect(binary.stdout == BinaryPropertyListWriter().write(.array([.null])))
+    }
+
+    @Test func aDamagedBinaryFileIsReportedByTheReaderWhicheverWayItIsConverted() throws {
+        let (path, _) = Self.records
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count / 2] = 0xFF    // an unknown marker, or a broken count, somewhere in the middle
+        let damaged = ArchivistProcess.temporaryFile("damaged.bplist")
+        try bytes.write(to: URL(fileURLWithPath: damaged))
+        let lint = try ArchivistProcess.run(["lint", damaged])
+        for format in ["xml", "binary"] {
+            let r = try ArchivistProcess.run(["convert", damaged, "--to", format, "-o", ArchivistProcess.temporaryFile("damaged.\(format)")])
+            #expect(r.status == lint.status)
+            if lint.status != 0 {
+                // lint words the error as `archivist: FILE: …`, as convert does.
+                #expect(r.err == lint.err, "\(format)")
+            }
+        }
+    }
+}
