@@ -20,8 +20,18 @@ public struct BinaryPropertyListReader: Sendable {
         try options.checkInputSize(data.count)
         let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { raw in
             do throws(PropertyListError) {
-                var parser = try BinaryPropertyListParser(raw, options: options)
-                return .success(try parser.parseTop())
+                // First without counting references, which takes a pass over every collection:
+                // CF never shares a collection or a large scalar between places, and a file
+                // that does stops this read at the second place and is read again memoizing
+                // them. Until then both read the same objects in the same order, so an error is
+                // the same either way.
+                do throws(PropertyListError) {
+                    var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
+                    return .success(try parser.parseTop())
+                } catch where BinaryPropertyListParser.isSharedObject(error) {
+                    var parser = try BinaryPropertyListParser(raw, options: options)
+                    return .success(try parser.parseTop())
+                }
             } catch {
                 return .failure(error)
             }

@@ -110,6 +110,9 @@ def check_inspect(context, path, screenshots):
     owner = page.locator(f"{root} > div > details:has(> summary > .key:text-is('owner'))")
     seen["ownerFieldsBeforeExpanding"] = owner.locator(":scope > div .key").count()
     owner.locator(":scope > summary").click()
+    # The fields are drawn when the node opens: wait for them rather than read at once (under a
+    # full test run on two cores the read came before the drawing, and saw none).
+    owner.locator(":scope > div > * .key").first.wait_for(state="attached", timeout=15000)
     seen["ownerFields"] = owner.locator(":scope > div > * .key").all_text_contents()
     seen["cycle"] = owner.locator(".cycle").all_text_contents()
     seen["swatch"] = page.eval_on_selector(".swatch", "s => ({rgb: s.dataset.rgb, background: getComputedStyle(s).backgroundColor})")
@@ -126,7 +129,8 @@ def check_inspect(context, path, screenshots):
     link = page.locator(f"{root} > div > .leaf:has(> .key:text-is('pinned')) .ref")
     seen["shared"] = link.inner_text()
     link.click()
-    page.wait_for_timeout(100)
+    # The target is marked for 1.5 s once revealed: wait for the mark, not a fixed time.
+    page.locator(".flash").first.wait_for(state="attached", timeout=15000)
     seen["revealed"] = page.eval_on_selector_all(".flash", "fs => fs.map(f => f.parentElement.id)")
     if screenshots:
         page.set_viewport_size({"width": 1100, "height": 820})
