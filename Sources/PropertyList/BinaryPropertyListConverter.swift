@@ -15,10 +15,35 @@ import Foundation
 /// again at each place.
 public struct BinaryPropertyListConverter: Sendable {
     public var options: PropertyListReadOptions
+    /// The threads that write XML: the entries of the top array or dictionary are split into
+    /// pieces that are written side by side and handed on in order (XML shares nothing between
+    /// entries, so the bytes are the same). One thread writes everything. Defaults to the
+    /// processors available, at most 8.
+    public var workers: Int
+    /// Inputs smaller than this (1 MiB by default) are written by one thread, which is then
+    /// faster than starting others.
+    public var minimumBytesForWorkers: Int
+    /// The stack of each thread that writes a piece. Nil gives threads their ordinary stack,
+    /// which holds the default depth limit; with a higher `options.maximumDepth` and no stack
+    /// size given, one thread (the caller's) writes everything.
+    public var workerStackSize: Int?
 
-    public init(options: PropertyListReadOptions = .default) {
+    public init(options: PropertyListReadOptions = .default, workers: Int = Self.defaultWorkers,
+                minimumBytesForWorkers: Int = 1 << 20, workerStackSize: Int? = nil) {
         self.options = options
+        self.workers = workers
+        self.minimumBytesForWorkers = minimumBytesForWorkers
+        self.workerStackSize = workerStackSize
     }
+
+    /// Whether XML is written by several threads: more than one asked for, an input large
+    /// enough, and stacks for the depth limit.
+    var writesInPieces: Bool {
+        workers > 1 && (workerStackSize != nil || options.maximumDepth <= PropertyListReadOptions.default.maximumDepth)
+    }
+
+    /// The processors this process may run on, at most 8.
+    public static var defaultWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8) }
 
     /// `data` as an XML property list.
     ///
@@ -61,6 +86,10 @@ public struct BinaryPropertyListConverter: Sendable {
         return data.withUnsafeBytes { raw -> Bool in
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
+                if writesInPieces, raw.count >= minimumBytesForWorkers,
+                   let split = try transcodeXMLInPieces(parser, drain: drain, finished: finished) {
+                    return split
+                }
                 // XML is about three times the binary size.
                 var transcoding = BinaryPropertyListParser.XMLTranscoding(capacity: raw.count * 3, chunkSize: chunkSize, drain: drain)
                 transcoding.out.append(XMLPropertyListText.header)

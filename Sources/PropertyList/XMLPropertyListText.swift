@@ -166,7 +166,7 @@ enum XMLPropertyListText {
     /// The keys of a dictionary in CF's order, with each key's `<key>…</key>` line (without its
     /// indentation) rendered once: dictionaries of one shape (an array of records) sort and
     /// escape their keys once.
-    final class SortedKeys {
+    final class SortedKeys: Sendable {
         /// Entry indexes in writing order.
         let order: [Int]
         /// The key strings, by entry index (for error paths).

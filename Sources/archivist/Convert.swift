@@ -42,7 +42,8 @@ extension Archivist {
                 // Binary to XML or binary is written as it is read, without a tree; anything that
                 // way does not take (an error included) is read and written below, which says why.
                 let bytes = try input.read(limit: reading.maximumInputSize)
-                if try to.transcode(bytes, from: inputFormat.from, options: reading.readOptions, to: destination) { return }
+                if try to.transcode(bytes, from: inputFormat.from, options: reading.readOptions,
+                                    workerStackSize: reading.workerStackSize, to: destination) { return }
                 let (value, _) = try input.readPropertyList(bytes, reading, as: inputFormat.from)
                 let data = try to.write(value, json: json, sourceName: file, outputPath: output, file: input.displayName)
                 try destination.write(data, endsLineOnTerminal: to == .json)

@@ -8,7 +8,9 @@ import Glibc
 /// calls converting a 35 MB property list). With one arena, the worker allocates from the main
 /// heap, which grows in large steps. Every verb but those below, which run several workers that
 /// want an arena each (`scan` and `migrate` of a store or a PostgreSQL table, `codegen`
-/// reading a column, `sweep`), allocates from one thread.
+/// reading a column, `sweep`), allocates from one thread. `convert` to XML writes with several
+/// threads, but each allocates once per piece of a few hundred kilobytes, so they share the
+/// main arena without waiting on it.
 enum MallocArena {
     static let multiThreadedVerbs: Set<String> = ["scan", "migrate", "sweep", "codegen"]
     /// `M_ARENA_MAX` of `<malloc.h>`, a macro Swift does not import.

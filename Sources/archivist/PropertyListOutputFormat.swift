@@ -26,10 +26,10 @@ enum PropertyListOutputFormat: String, ExpressibleByArgument, CaseIterable {
     /// whole. False, with nothing written, when the input is not binary, this format is not XML
     /// or binary, or the converter does not take the file: the caller then reads the value and
     /// writes it, which reports any error.
-    func transcode(_ data: Data, from format: PropertyListFormat?, options: PropertyListReadOptions,
+    func transcode(_ data: Data, from format: PropertyListFormat?, options: PropertyListReadOptions, workerStackSize: Int?,
                    to destination: OutputFile) throws(CommandFailure) -> Bool {
         guard (format ?? PropertyListFormat.detect(data)) == .binary, self == .xml || self == .binary else { return false }
-        let converter = BinaryPropertyListConverter(options: options)
+        let converter = BinaryPropertyListConverter(options: options, workerStackSize: workerStackSize)
         let sink = try OutputSink(destination)
         let done: Bool
         if sink.isTemporaryFile {

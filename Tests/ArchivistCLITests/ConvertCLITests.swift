@@ -8,7 +8,7 @@ import PropertyList
 /// files left behind must be the tree path's.
 @Suite struct ConvertCLITests {
     /// A binary property list of a few megabytes: records of every common kind, so that a file
-    /// output is handed on in several pieces.
+    /// output is handed on in several pieces, and XML written by several threads.
     static let records: (path: String, value: PropertyListValue) = {
         var records: [PropertyListValue] = []
         for n in 0..<20_000 {
@@ -32,6 +32,9 @@ import PropertyList
         let (path, value) = Self.records
         let expected = format == "xml" ? try XMLPropertyListWriter().write(value) : BinaryPropertyListWriter().write(value)
         #expect(expected.count > 2 << 20)
+        // Large enough for XML to be written by several threads where there are processors for them.
+        let inputSize = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        #expect(inputSize >= BinaryPropertyListConverter().minimumBytesForWorkers)
         let out = ArchivistProcess.temporaryFile("records-out.\(format)")
         let toFile = try ArchivistProcess.run(["convert", path, "--to", format, "-o", out])
         #expect(toFile.status == 0, "\(toFile.err)")

@@ -35,7 +35,23 @@ func expectConverterAgreesWithTheTree(_ data: Data, _ options: PropertyListReadO
     if let binary { #expect(Conversion.written(binary) == treeBinary, "binary transcoded, but the tree path gives \(treeBinary)", sourceLocation: sourceLocation) }
     #expect(Conversion { () throws(PropertyListError) in try converter.xml(data) } == treeXML, sourceLocation: sourceLocation)
     #expect(Conversion { () throws(PropertyListError) in try converter.binary(data) } == treeBinary, sourceLocation: sourceLocation)
+    expectXMLInPiecesAgreesWithTheTree(data, options, treeXML: treeXML, oneWalkTook: xml != nil, sourceLocation: sourceLocation)
     return (xml != nil, binary != nil)
+}
+
+/// The XML written by three threads in pieces, however small the file, whole and handed on a
+/// piece at a time, must be the tree's too; and the pieces must take every file one walk takes.
+func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListReadOptions, treeXML: Conversion, oneWalkTook: Bool,
+                                        sourceLocation: SourceLocation = #_sourceLocation) {
+    let inPieces = BinaryPropertyListConverter(options: options, workers: 3, minimumBytesForWorkers: 0, workerStackSize: 256 << 20)
+    let whole = inPieces.transcodedXML(data)
+    if let whole { #expect(Conversion.written(whole) == treeXML, "XML written in pieces, but the tree path gives \(treeXML)", sourceLocation: sourceLocation) }
+    #expect(!oneWalkTook || whole != nil, "one walk took the file, the pieces did not", sourceLocation: sourceLocation)
+    var streamed = Data()
+    if inPieces.transcodeXML(data, chunkSize: 64, to: { streamed.append(contentsOf: $0) }) {
+        #expect(Conversion.written(streamed) == treeXML, "XML handed on in pieces, but the tree path gives \(treeXML)", sourceLocation: sourceLocation)
+    }
+    #expect(Conversion { () throws(PropertyListError) in try inPieces.xml(data) } == treeXML, sourceLocation: sourceLocation)
 }
 
 @Suite struct BinaryPropertyListConverterTests {
@@ -137,6 +153,107 @@ func expectConverterAgreesWithTheTree(_ data: Data, _ options: PropertyListReadO
         file += trailer(offsetSize: 2, count: 2, tableOffset: 318)
         let taken = expectConverterAgreesWithTheTree(Data(file))
         #expect(taken.xmlTranscoded && taken.binaryTranscoded)
+    }
+}
+
+/// XML written by several threads, each writing pieces of the top collection's entries.
+@Suite struct XMLInPiecesTests {
+    /// `records` dictionaries of one shape (as CF and plistlib write them, keys stored once),
+    /// with strings, numbers, dates, data and a nested array each, under an array or a dictionary.
+    static func records(_ count: Int, underKeys: Bool, last: PropertyListValue? = nil) -> Data {
+        var entries: [PropertyListValue] = (0..<count).map { n in
+            var d = PropertyListDictionary()
+            d.append(key: "name", value: .string("item-\(n)"))
+            d.append(key: "title", value: .string(n % 5 == 0 ? "naïve <\(n)> & 日本" : "plain \(n)"))
+            d.append(key: "count", value: .integer(PropertyListInteger(Int64(n) * 7919 - 1_000_000)))
+            d.append(key: "score", value: .real(Double(n) / 3))
+            d.append(key: "modified", value: .date(Date(timeIntervalSinceReferenceDate: Double(n) * 3_600)))
+            d.append(key: "digest", value: .data(Data((0..<(n % 40)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ n) })))
+            d.append(key: "tags", value: .array([.string("golf"), .bool(n % 2 == 0), .integer(PropertyListInteger(n % 3))]))
+            return .dictionary(d)
+        }
+        if let last { entries.append(last) }
+        guard underKeys else { return BinaryPropertyListWriter().write(.array(entries)) }
+        var top = PropertyListDictionary()
+        // Keys whose sorted order is not the order they are stored in.
+        for (n, entry) in entries.enumerated() { top.append(key: .string("k\((n * 7_919) % 100_003)"), value: entry) }
+        return BinaryPropertyListWriter().write(.dictionary(top))
+    }
+
+    @Test func anArrayOfRecordsWrittenByThreadsIsTheXMLOneWalkWrites() throws {
+        let data = Self.records(3_000, underKeys: false)
+        let oneWalk = try #require(BinaryPropertyListConverter(workers: 1).transcodedXML(data))
+        let threads = BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0)
+        #expect(threads.transcodedXML(data) == oneWalk)
+        var streamed = Data()
+        #expect(threads.transcodeXML(data, chunkSize: 1_024) { streamed.append(contentsOf: $0) })
+        #expect(streamed == oneWalk)
+        #expect(oneWalk == (try XMLPropertyListWriter().write(BinaryPropertyListReader().read(data))))
+    }
+
+    @Test func aDictionaryOfRecordsIsWrittenInPiecesInItsKeysSortedOrder() throws {
+        let data = Self.records(2_000, underKeys: true)
+        let taken = expectConverterAgreesWithTheTree(data)
+        #expect(taken.xmlTranscoded)
+        let xml = try #require(BinaryPropertyListConverter(workers: 4, minimumBytesForWorkers: 0).transcodedXML(data))
+        #expect(xml == (try XMLPropertyListWriter().write(BinaryPropertyListReader().read(data))))
+    }
+
+    @Test func aNullInTheLastPieceIsLeftToTheWriterWhichSaysWhy() {
+        let data = Self.records(1_500, underKeys: false, last: .array([.null]))
+        let threads = BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0)
+        #expect(threads.transcodedXML(data) == nil)
+        var handedOn = 0
+        #expect(!threads.transcodeXML(data) { handedOn += $0.count })
+        let tree = Conversion { () throws(PropertyListError) in try XMLPropertyListWriter().write(BinaryPropertyListReader().read(data)) }
+        guard case .failed = tree else { Issue.record("the tree path wrote a null as XML"); return }
+        #expect(Conversion { () throws(PropertyListError) in try threads.xml(data) } == tree)
+    }
+
+    @Test func aTopArrayThatHoldsItselfIsACycleInEveryPiece() {
+        // [ "leafy" × 40, itself ]: the cycle is met in the last piece.
+        var file = magic
+        file += [0xAF, 0x10, 41] + [UInt8](repeating: 1, count: 40) + [0]   // 0 at 8: array of 41 refs
+        file += [0x55] + Array("leafy".utf8)                                // 1 at 52: "leafy"
+        file += [8, 52]                                                      // offset table at 58
+        file += trailer(count: 2, tableOffset: 58)
+        let data = Data(file)
+        let threads = BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0)
+        #expect(threads.transcodedXML(data) == nil)
+        let tree = Conversion { () throws(PropertyListError) in try XMLPropertyListWriter().write(BinaryPropertyListReader().read(data)) }
+        guard case .failed(let error) = tree else { Issue.record("the tree path read a cycle"); return }
+        #expect(error.code == .cycle)
+        #expect(Conversion { () throws(PropertyListError) in try threads.xml(data) } == tree)
+    }
+
+    @Test func anExpansionPastTheLimitIsRefusedAsOneWalkRefusesItWhetherOneThreadOrOnlyTheirSumPassesIt() {
+        // An array of 300 references to one small string: 301 values in all.
+        var file = magic
+        file += [0xAF, 0x11, 0x01, 0x2C] + [UInt8](repeating: 1, count: 300)
+        file += [0x55] + Array("leafy".utf8)
+        file += [0x00, 0x08, 0x01, 0x38]
+        file += trailer(offsetSize: 2, count: 2, tableOffset: 318)
+        let data = Data(file)
+        var strict = PropertyListReadOptions()
+        // No piece reaches 250 values; all of them together pass it, whichever thread writes which.
+        strict.expansionLimit = PropertyListExpansionLimit(baseValues: 250, valuesPerInputByte: 0, baseContentBytes: 1 << 20, contentBytesPerInputByte: 0)
+        let threads = BinaryPropertyListConverter(options: strict, workers: 4, minimumBytesForWorkers: 0)
+        #expect(threads.transcodedXML(data) == nil)
+        let tree = Conversion { () throws(PropertyListError) in try XMLPropertyListWriter().write(BinaryPropertyListReader(options: strict).read(data)) }
+        guard case .failed(let error) = tree else { Issue.record("the tree path read past the limit"); return }
+        #expect(error.code == .limitExceeded)
+        #expect(Conversion { () throws(PropertyListError) in try threads.xml(data) } == tree)
+        // Under the default limits the same file is written in pieces.
+        #expect(BinaryPropertyListConverter(workers: 4, minimumBytesForWorkers: 0).transcodedXML(data) != nil)
+    }
+
+    @Test func aDepthLimitAboveTheDefaultWithoutAStackSizeIsWrittenByOneThread() {
+        var deep = PropertyListReadOptions()
+        deep.maximumDepth = 100_000
+        #expect(!BinaryPropertyListConverter(options: deep, workers: 4).writesInPieces)
+        #expect(BinaryPropertyListConverter(options: deep, workers: 4, workerStackSize: 1 << 30).writesInPieces)
+        #expect(BinaryPropertyListConverter(workers: 4).writesInPieces)
+        #expect(!BinaryPropertyListConverter(workers: 1).writesInPieces)
     }
 }
 

@@ -4,7 +4,8 @@ import PropertyList
 
 /// libFuzzer entry point: bytes → `BinaryPropertyListReader` with the default limits (`read`,
 /// and `validate`, which must agree with it), `BinaryPropertyListConverter` (whose XML and binary
-/// must be the writers' bytes for the value read whenever it takes the file), then
+/// must be the writers' bytes for the value read whenever it takes the file, XML written by one
+/// thread and by two in pieces alike), then
 /// what `print` and `convert` do with a value read (pretty printer, binary, XML and JSON
 /// writers), since shared references can make a small file stand for a large tree.
 /// Any thrown error is a pass; a crash, hang, leak or large allocation is a finding.
@@ -20,8 +21,11 @@ public func fuzzBinaryPropertyList(_ start: UnsafePointer<UInt8>?, _ count: Int)
     precondition(readError == validationError, "validate and read disagree: \(String(describing: readError)) vs \(String(describing: validationError))")
     let transcodedXML = BinaryPropertyListConverter().transcodedXML(data)
     let transcodedBinary = BinaryPropertyListConverter().transcodedBinary(data)
+    let xmlInPieces = BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0).transcodedXML(data)
+    precondition(transcodedXML == nil || xmlInPieces == transcodedXML, "XML written in pieces differs from one walk's, or was refused")
     guard let value = read else {
-        precondition(transcodedXML == nil && transcodedBinary == nil, "the converter took a file the reader refuses: \(String(describing: readError))")
+        precondition(transcodedXML == nil && transcodedBinary == nil && xmlInPieces == nil,
+                     "the converter took a file the reader refuses: \(String(describing: readError))")
         return 0
     }
     _ = PropertyListPrettyPrinter().render(value)
@@ -29,6 +33,7 @@ public func fuzzBinaryPropertyList(_ start: UnsafePointer<UInt8>?, _ count: Int)
     let xml = try? XMLPropertyListWriter().write(value)
     if let transcodedBinary { precondition(transcodedBinary == binary, "the converter's binary differs from the writer's") }
     if let transcodedXML { precondition(transcodedXML == xml, "the converter's XML differs from the writer's") }
+    if let xmlInPieces { precondition(xmlInPieces == xml, "the XML written in pieces differs from the writer's") }
     _ = try? JSONPropertyListWriter().write(value)
     return 0
 }
