@@ -41,9 +41,10 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        .target(name: "CPrefetch"),
         .target(
             name: "PropertyList",
-            dependencies: ["CLibXML2"]
+            dependencies: ["CLibXML2", "CPrefetch"]
         ),
         .target(
             name: "KeyedArchive",

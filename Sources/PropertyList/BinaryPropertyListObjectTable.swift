@@ -46,6 +46,8 @@ struct BinaryPropertyListObjectTable: ~Copyable {
         scalarBytes = BinaryPropertyListOutput(capacity: max(expectedScalarBytes, 1 << 16))
         slots.reserveCapacity(expectedObjects)
         refs.reserveCapacity(expectedReferences)
+        HugePages.advise(&slots)
+        HugePages.advise(&refs)
     }
 
     /// Whether the table has numbered as many objects as references can name.

@@ -1,3 +1,4 @@
+import CPrefetch
 import Foundation
 
 /// Walks that write a binary property list in another form as they read it, without building
@@ -323,7 +324,7 @@ extension BinaryPropertyListParser {
         /// For a walk of `trailer`'s file: without expansion, the output holds no more objects,
         /// references and scalar bytes than the input.
         init(_ trailer: BinaryPropertyListTrailer) {
-            scalarIndexes = [Int32](repeating: -1, count: trailer.objectCount)
+            scalarIndexes = HugePages.array(repeating: -1, count: trailer.objectCount)
             table = BinaryPropertyListObjectTable(expectedObjects: trailer.objectCount,
                                                   expectedReferences: trailer.offsetTableOffset / trailer.objectRefSize,
                                                   expectedScalarBytes: trailer.offsetTableOffset)
@@ -342,7 +343,11 @@ extension BinaryPropertyListParser {
         case 0xA, 0xC:
             let (count, refs) = try openArray(index, at: start, depth: depth)
             let (output, childrenStart) = t.table.beginCollection()
-            for i in 0..<count { t.table.addChild(try transcodeBinary(ref(refs + i * refSize), depth: depth + 1, into: &t)) }
+            for i in 0..<min(count, Self.prefetchDistance) { prefetchPlace(of: ref(refs + i * refSize), in: &t) }
+            for i in 0..<count {
+                if i + Self.prefetchDistance < count { prefetchPlace(of: ref(refs + (i + Self.prefetchDistance) * refSize), in: &t) }
+                t.table.addChild(try transcodeBinary(ref(refs + i * refSize), depth: depth + 1, into: &t))
+            }
             t.table.endCollection(output, marker: marker >> 4, childrenStart: childrenStart, entries: count)
             leave(index)
             return output
@@ -350,8 +355,11 @@ extension BinaryPropertyListParser {
             let (count, refs) = try openDictionary(index, at: start, depth: depth)
             let (output, childrenStart) = t.table.beginCollection()
             try addBinaryKeys(count: count, refs: refs, into: &t)
+            let values = refs + count * refSize
+            for i in 0..<min(count, Self.prefetchDistance) { prefetchPlace(of: ref(values + i * refSize), in: &t) }
             for i in 0..<count {
-                t.table.addChild(try transcodeBinary(ref(refs + (count + i) * refSize), depth: depth + 1, into: &t))
+                if i + Self.prefetchDistance < count { prefetchPlace(of: ref(values + (i + Self.prefetchDistance) * refSize), in: &t) }
+                t.table.addChild(try transcodeBinary(ref(values + i * refSize), depth: depth + 1, into: &t))
             }
             t.table.endCollection(output, marker: 0xD, childrenStart: childrenStart, entries: count)
             leave(index)
@@ -359,6 +367,42 @@ extension BinaryPropertyListParser {
         default:
             return try transcodeBinaryScalar(index, at: start, into: &t)
         }
+    }
+
+    /// How many children ahead of the one being numbered the walk asks for their places in the
+    /// uniquing table.
+    static let prefetchDistance = 8
+
+    /// Asks for the uniquing table's place of scalar `index` ahead of its turn, so that the
+    /// look-up of `finishScalar` finds it in the cache: with a million distinct scalars or more,
+    /// each look-up is otherwise a miss, taken one after another. The place comes from the
+    /// hash of the scalar's bytes in the file, which are the bytes it is written as for the
+    /// forms CF and plistlib write (integers and reals of the usual widths, dates, data, ASCII
+    /// strings); for any other form the hint is merely wasted. Nothing is read past the object
+    /// area, and nothing here can fail: the walk checks the object when its turn comes.
+    @inline(__always)
+    func prefetchPlace(of index: Int, in t: inout BinaryTranscoding) {
+        guard index < t.scalarIndexes.count, t.scalarIndexes[index] < 0 else { return }
+        let start = offset(index)
+        let marker = bytes[start]
+        let length: Int
+        switch marker >> 4 {
+        case 0x1:
+            guard marker <= 0x13 else { return }
+            length = 1 + (1 << Int(marker & 0x0F))
+        case 0x2, 0x3:
+            guard marker & 0x0F == 0x3 else { return }
+            length = 9
+        case 0x4, 0x5:
+            guard let (count, body) = try? count(Int(marker & 0x0F), at: start, index: index),
+                  body <= trailer.offsetTableOffset, count <= trailer.offsetTableOffset - body else { return }
+            length = body - start + count
+        default:
+            return
+        }
+        guard length <= trailer.offsetTableOffset - start else { return }
+        let hash = ScalarTable.hash(UnsafeRawBufferPointer(start: base + start, count: length))
+        archivist_prefetch(t.table.places.places + t.table.places.start(hash))
     }
 
     /// Numbers the keys of the dictionary whose references start at `refs`, read and counted as

@@ -6,7 +6,7 @@ import Foundation
 /// cache. Each place is one word, the object's index beside the high half of the hash of its
 /// encoding, so that a look-up takes one miss and a cache line holds eight places; the memory
 /// comes zeroed from the system (zero is an empty place), so a large table costs nothing until
-/// it is used, and it is aligned so that it can be given huge pages (fewer TLB misses).
+/// it is used, and it asks for huge pages (fewer faults and TLB misses; see `HugePages`).
 final class ScalarTable {
     private(set) var places: UnsafeMutablePointer<UInt64>
     /// The table has `1 << shift` places; a hash's top `shift` bits are where its look-up starts.
@@ -15,7 +15,7 @@ final class ScalarTable {
 
     var capacity: Int { 1 << shift }
 
-    /// Tables from this many bytes on are aligned to 2 MiB and asked to be given huge pages.
+    /// Tables from this many bytes on are mapped from the system and asked to be given huge pages.
     static let hugePageBytes = 2 << 20
 
     /// A table for about `expected` scalars without growing.
@@ -36,9 +36,7 @@ final class ScalarTable {
         if bytes >= hugePageBytes {
             let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
             raw = mapped == MAP_FAILED ? nil : mapped
-            #if os(Linux)
-            if let raw { _ = madvise(raw, bytes, 14 /* MADV_HUGEPAGE */) }
-            #endif
+            HugePages.advise(raw, byteCount: bytes)
         } else {
             raw = calloc(capacity, MemoryLayout<UInt64>.stride)
         }
