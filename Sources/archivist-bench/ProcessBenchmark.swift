@@ -37,25 +37,6 @@ struct ProcessBenchmark {
         FileManager.default.createFile(atPath: archive, contents: archiveData)
         log("process: \(archiveData.count) bytes, \(objectCount) archived objects")
 
-        log("process: Foundation NSKeyedUnarchiver…")
-        let foundation = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-unarchive", archive])
-        var archiveRows: [Row] = []
-        func archiveRow(_ label: String, _ arguments: [String], stdout: String = "/dev/null", output: String? = nil,
-                        goal: String = "") {
-            log("process: \(label)…")
-            let run = ProcessRun.best(of: n, [cli] + arguments, stdoutPath: stdout, outputPath: output)
-            var row = Row(command: label, run: run, goal: goal)
-            if let run, let foundation { row.comparisons.append(ratio(foundation.seconds, run.seconds) + " Foundation") }
-            archiveRows.append(row)
-        }
-        archiveRow("`archivist lint` (parse only)", ["lint", "-s", archive])
-        archiveRow("`archivist check`", ["check", archive], goal: "≥ 25× Foundation, peak ≤ 3× input")
-        archiveRow("`archivist unarchive --to json -o out.json`", ["unarchive", archive, "--to", "json", "-o", directory + "/out.json"],
-                   output: directory + "/out.json", goal: "≥ 20× Foundation")
-        archiveRow("`archivist inspect --format json`", ["inspect", archive, "--format", "json"], stdout: directory + "/inspect.json",
-                   goal: "≥ 15× Foundation, output ≤ 3× input")
-        archiveRows.append(Row(command: "Foundation `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`", run: foundation))
-
         // The property lists.
         log("process: generating \(settings.dictionaryCount) dictionaries…")
         let value = BenchmarkInput.make(dictionaries: settings.dictionaryCount)
@@ -66,29 +47,52 @@ struct ProcessBenchmark {
         guard let xmlData = try? XMLPropertyListWriter().write(value) else { return }
         FileManager.default.createFile(atPath: xml, contents: xmlData)
         let out = directory + "/out"
-
-        log("process: PropertyListSerialization…")
-        let foundationRead = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-plist", binary, "none", out])
-        let foundationXML = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-plist", binary, "xml", out], outputPath: out)
-        let foundationBinary = settings.skipFoundation ? nil : ProcessRun.best(of: n, [bench, "--foundation-plist", binary, "binary", out], outputPath: out)
-        log("process: archivist lint, convert…")
-        let lint = ProcessRun.best(of: n, [cli, "lint", "-s", binary])
-        let toJSON = ProcessRun.best(of: n, [cli, "convert", binary, "--to", "json", "-o", out], outputPath: out)
-        let toBinary = ProcessRun.best(of: n, [cli, "convert", binary, "--to", "binary", "-o", out], outputPath: out)
-        let toXML = ProcessRun.best(of: n, [cli, "convert", binary, "--to", "xml", "-o", out], outputPath: out)
-        let xmlToBinary = ProcessRun.best(of: n, [cli, "convert", xml, "--to", "binary", "-o", out], outputPath: out)
-        log("process: plistutil, xmllint…")
-        let plistutil = which("plistutil").flatMap { ProcessRun.best(of: n, [$0, "-i", binary, "-o", out, "-f", "xml"], outputPath: out) }
         // The writers again with their output in memory (tmpfs), where `archivist`'s `fsync`
         // of the finished file returns at once: the figures then show the work, not the disk.
         let memoryOut = Self.memoryDirectory.map { $0 + "/archivist-bench-\(getpid()).out" }
         defer { if let memoryOut { unlink(memoryOut) } }
-        let toBinaryInMemory = memoryOut.flatMap { ProcessRun.best(of: n, [cli, "convert", binary, "--to", "binary", "-o", $0], outputPath: $0) }
-        let toXMLInMemory = memoryOut.flatMap { ProcessRun.best(of: n, [cli, "convert", binary, "--to", "xml", "-o", $0], outputPath: $0) }
-        let plistutilInMemory = memoryOut.flatMap { o in
-            which("plistutil").flatMap { ProcessRun.best(of: n, [$0, "-i", binary, "-o", o, "-f", "xml"], outputPath: o) }
+
+        // Every command, timed in rounds (see `ProcessRounds`).
+        let rounds = ProcessRounds()
+        let foundation = settings.skipFoundation ? nil : rounds.add([bench, "--foundation-unarchive", archive])
+        let archiveLint = rounds.add([cli, "lint", "-s", archive])
+        let check = rounds.add([cli, "check", archive])
+        let unarchive = rounds.add([cli, "unarchive", archive, "--to", "json", "-o", directory + "/out.json"], outputPath: directory + "/out.json")
+        let inspect = rounds.add([cli, "inspect", archive, "--format", "json"], stdoutPath: directory + "/inspect.json")
+        let foundationReadCommand = settings.skipFoundation ? nil : rounds.add([bench, "--foundation-plist", binary, "none", out])
+        let foundationXMLCommand = settings.skipFoundation ? nil : rounds.add([bench, "--foundation-plist", binary, "xml", out], outputPath: out)
+        let foundationBinaryCommand = settings.skipFoundation ? nil : rounds.add([bench, "--foundation-plist", binary, "binary", out], outputPath: out)
+        let lintCommand = rounds.add([cli, "lint", "-s", binary])
+        let toJSONCommand = rounds.add([cli, "convert", binary, "--to", "json", "-o", out], outputPath: out)
+        let toBinaryCommand = rounds.add([cli, "convert", binary, "--to", "binary", "-o", out], outputPath: out)
+        let toXMLCommand = rounds.add([cli, "convert", binary, "--to", "xml", "-o", out], outputPath: out)
+        let xmlToBinaryCommand = rounds.add([cli, "convert", xml, "--to", "binary", "-o", out], outputPath: out)
+        let plistutilCommand = which("plistutil").map { rounds.add([$0, "-i", binary, "-o", out, "-f", "xml"], outputPath: out) }
+        let toBinaryInMemoryCommand = memoryOut.map { rounds.add([cli, "convert", binary, "--to", "binary", "-o", $0], outputPath: $0) }
+        let toXMLInMemoryCommand = memoryOut.map { rounds.add([cli, "convert", binary, "--to", "xml", "-o", $0], outputPath: $0) }
+        let plistutilInMemoryCommand = memoryOut.flatMap { o in which("plistutil").map { rounds.add([$0, "-i", binary, "-o", o, "-f", "xml"], outputPath: o) } }
+        let xmllintCommand = which("xmllint").map { rounds.add([$0, "--noout", "--stream", xml]) }
+        rounds.run(rounds: n, log: log)
+
+        let foundationRun = foundation?.best
+        var archiveRows: [Row] = []
+        func archiveRow(_ label: String, _ command: ProcessRounds.Command, goal: String = "") {
+            var row = Row(command: label, run: command.best, goal: goal)
+            if let run = command.best, let foundationRun { row.comparisons.append(ratio(foundationRun.seconds, run.seconds) + " Foundation") }
+            archiveRows.append(row)
         }
-        let xmllint = which("xmllint").flatMap { ProcessRun.best(of: n, [$0, "--noout", "--stream", xml]) }
+        archiveRow("`archivist lint` (parse only)", archiveLint)
+        archiveRow("`archivist check`", check, goal: "≥ 25× Foundation, peak ≤ 3× input")
+        archiveRow("`archivist unarchive --to json -o out.json`", unarchive, goal: "≥ 20× Foundation")
+        archiveRow("`archivist inspect --format json`", inspect, goal: "≥ 15× Foundation, output ≤ 3× input")
+        archiveRows.append(Row(command: "Foundation `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`", run: foundationRun))
+
+        let foundationRead = foundationReadCommand?.best, foundationXML = foundationXMLCommand?.best
+        let foundationBinary = foundationBinaryCommand?.best
+        let lint = lintCommand.best, toJSON = toJSONCommand.best, toBinary = toBinaryCommand.best, toXML = toXMLCommand.best
+        let xmlToBinary = xmlToBinaryCommand.best, plistutil = plistutilCommand?.best, xmllint = xmllintCommand?.best
+        let toBinaryInMemory = toBinaryInMemoryCommand?.best, toXMLInMemory = toXMLInMemoryCommand?.best
+        let plistutilInMemory = plistutilInMemoryCommand?.best
 
         func times(_ a: ProcessRun?, _ b: ProcessRun?, _ name: String) -> [String] {
             guard let a, let b else { return [] }
@@ -123,7 +127,7 @@ struct ProcessBenchmark {
             Row(command: "PropertyListSerialization read + write binary", run: foundationBinary),
         ]
 
-        print("Whole process, best of \(n) (time; the largest peak of the runs), release build, on the same files in one run")
+        print("Whole process, best of \(n) rounds, each running every command once (time; the largest peak of the runs), release build, on the same files in one run")
         print("")
         print("Archive: \(settings.archiveRecords) NSDictionary records in plistlib's layout, \(objectCount) objects, \(mb(archiveData.count))")
         print("")

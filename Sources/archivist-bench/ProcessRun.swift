@@ -72,27 +72,4 @@ struct ProcessRun {
         let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return ProcessRun(seconds: seconds, peakBytes: usage.ru_maxrss * 1024, outputBytes: 0, status: exit)
     }
-
-    /// The fastest of `repetitions` runs (with the largest peak memory seen), or nil when a
-    /// run fails to start or exits with another status than `expecting`.
-    static func best(of repetitions: Int, _ arguments: [String], stdoutPath: String = "/dev/null", outputPath: String? = nil,
-                     expecting: Int32 = 0) -> ProcessRun? {
-        var best: ProcessRun?
-        for _ in 0..<max(1, repetitions) {
-            guard let run = run(arguments, stdoutPath: stdoutPath, outputPath: outputPath), run.status == expecting else {
-                FileHandle.standardError.write(Data("process benchmark: \(arguments.joined(separator: " ")) failed\n".utf8))
-                return nil
-            }
-            if var kept = best {
-                kept.peakBytes = max(kept.peakBytes, run.peakBytes)
-                if run.seconds < kept.seconds {
-                    kept.seconds = run.seconds
-                }
-                best = kept
-            } else {
-                best = run
-            }
-        }
-        return best
-    }
 }
