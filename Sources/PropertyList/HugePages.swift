@@ -6,7 +6,9 @@ import Foundation
 /// index of each input object, the uniquing table) and read them back at random. In 4 KiB
 /// pages, that costs a fault and a cleared page for every 4 KiB first written, and a TLB miss on
 /// most reads; with `transparent_hugepage` in its usual `madvise` mode, the kernel gives 2 MiB
-/// pages only to memory that asks. Where it cannot, nothing changes.
+/// pages only to memory that asks. Where it cannot, nothing changes. Output buffers, written
+/// once from start to end, do not ask: they gain little, and where the kernel compacts memory
+/// to find huge pages (`defrag` set to `madvise`) a fragmented machine could stall them.
 enum HugePages {
     static let size = 2 << 20
 

@@ -93,7 +93,6 @@ public struct OutputBuffer: ~Copyable {
         let from = (Int(bitPattern: base) + capacity) & ~(page - 1)
         let to = (Int(bitPattern: base) + end) & ~(page - 1)
         if to > from, let start = UnsafeMutableRawPointer(bitPattern: from) {
-            HugePages.advise(start, byteCount: to - from)
             _ = madvise(start, to - from, 23 /* MADV_POPULATE_WRITE */)
         }
         #endif
