@@ -62,11 +62,10 @@ extension BinaryPropertyListConverter {
             if let stackSize, DeepStackThread.run(stackSize: stackSize, work) { return }
             work()
         }
-        guard !pieces.failed, !pieces.weightOverflowed else { return false }
-        // The walks' sum against the limits, as one walk would have counted it.
-        let (values, o1) = opened.values.addingReportingOverflow(pieces.grown.values)
-        let (bytes, o2) = opened.bytes.addingReportingOverflow(pieces.grown.bytes)
-        guard !o1, !o2, values <= parser.expansionValues, bytes <= parser.expansionBytes else { return false }
+        guard !pieces.failed else { return false }
+        // The walks' sum against the limits, as one walk would have counted it: past them, the
+        // error goes to the caller, which leaves the file to the tree.
+        for weight in pieces.grown { try parser.grow(by: weight, index: top) }
 
         var tail = OutputBuffer(capacity: 64)
         tail.append(kind == 0xD ? "</dict>\n" : "</array>\n")

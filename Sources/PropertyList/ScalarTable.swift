@@ -15,8 +15,9 @@ final class ScalarTable {
 
     var capacity: Int { 1 << shift }
 
-    /// Tables from this many bytes on are mapped from the system and asked to be given huge pages.
-    static let hugePageBytes = 2 << 20
+    /// Tables from this many bytes on (one huge page) are mapped from the system and asked to
+    /// be given huge pages.
+    static let hugePageBytes = HugePages.size
 
     /// A table for about `expected` scalars without growing.
     init(expected: Int = 512) {

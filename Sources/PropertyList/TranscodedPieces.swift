@@ -17,9 +17,9 @@ final class TranscodedPieces: @unchecked Sendable {
     /// Pieces done and not yet handed on, by number.
     private var done: [Data?]
     private(set) var failed = false
-    /// The weights the threads' walks added, summed.
-    private(set) var grown = BinaryPropertyListParser.Weight(values: 0, bytes: 0)
-    private var grownOverflowed = false
+    /// What each thread's walk added to the expanded size, for the caller to count against the
+    /// limits as one walk counts it (`BinaryPropertyListParser.grow`).
+    private(set) var grown: [BinaryPropertyListParser.Weight] = []
 
     /// `count` pieces, handed to `drain` in order as they are done.
     init(count: Int, drain: @escaping (UnsafeRawBufferPointer) -> Void) {
@@ -62,21 +62,11 @@ final class TranscodedPieces: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Adds what one thread's walk added to the expanded size.
+    /// Keeps what one thread's walk added to the expanded size.
     func add(_ weight: BinaryPropertyListParser.Weight) {
         lock.lock()
-        let (values, o1) = grown.values.addingReportingOverflow(weight.values)
-        let (bytes, o2) = grown.bytes.addingReportingOverflow(weight.bytes)
-        grownOverflowed = grownOverflowed || o1 || o2
-        grown = BinaryPropertyListParser.Weight(values: values, bytes: bytes)
+        grown.append(weight)
         lock.unlock()
-    }
-
-    /// Whether the summed weights overflowed an `Int`, which no limit allows.
-    var weightOverflowed: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return grownOverflowed
     }
 
     /// Every piece not handed on yet, in order, once all threads are done (none when no thread
