@@ -75,11 +75,19 @@ import PropertyList
         try bytes.write(to: URL(fileURLWithPath: damaged))
         let lint = try ArchivistProcess.run(["lint", damaged])
         for format in ["xml", "binary"] {
-            let r = try ArchivistProcess.run(["convert", damaged, "--to", format, "-o", ArchivistProcess.temporaryFile("damaged.\(format)")])
+            let out = ArchivistProcess.temporaryFile("damaged.\(format)")
+            let r = try ArchivistProcess.run(["convert", damaged, "--to", format, "-o", out])
             #expect(r.status == lint.status)
             if lint.status != 0 {
-                // lint words the error as `archivist: FILE: …`, as convert does.
+                // lint words the error as `archivist: FILE: …`, as convert does, and nothing is
+                // written: no output, no temporary file left beside it (XML of a file this size
+                // is written by several threads, which may have handed on pieces before the damage).
                 #expect(r.err == lint.err, "\(format)")
+                #expect(!FileManager.default.fileExists(atPath: out), "\(format)")
+                let folder = (out as NSString).deletingLastPathComponent
+                let name = (out as NSString).lastPathComponent
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(name + ".archivist-") }
+                #expect(leftovers.isEmpty, "\(leftovers)")
             }
         }
     }
