@@ -110,7 +110,7 @@ public struct BinaryPropertyListConverter: Sendable {
     /// The binary file, or nil when the walk does not take it (see `transcodedXML`).
     public func transcodedBinary(_ data: Data) -> Data? {
         var written: Data?
-        walkBinary(data) { table in written = table.serialize() }
+        walkBinary(data) { file in written = file.data() }
         return written
     }
 
@@ -118,21 +118,42 @@ public struct BinaryPropertyListConverter: Sendable {
     /// object has been read: false, with nothing handed on, when the walk does not take the
     /// file (see `transcodedXML`).
     public func transcodeBinary(_ data: Data, chunkSize: Int = 1 << 20, to drain: (UnsafeRawBufferPointer) -> Void) -> Bool {
-        walkBinary(data) { table in table.serialize(chunkSize: chunkSize, drain: drain) }
+        walkBinary(data) { file in
+            let chunk = max(chunkSize, 1)
+            var from = 0
+            while from < file.length {
+                let size = min(chunk, file.length - from)
+                drain(UnsafeRawBufferPointer(start: file.base + from, count: size))
+                from += size
+            }
+        }
     }
 
-    /// Numbers the objects of the rewritten file and hands them to `body`; false when the walk
-    /// does not take the file.
+    /// Writes the file anew and hands it to `body`; false when the walk does not take the file.
+    ///
+    /// References are written as the objects are numbered, so their width is chosen first: the
+    /// width that names the input's objects, which the output has no more of. Where fewer
+    /// objects need a smaller width (unreached objects, equal scalars stored apart), the file is
+    /// written a second time with it.
     @discardableResult
-    func walkBinary(_ data: Data, _ body: (consuming BinaryPropertyListObjectTable) -> Void) -> Bool {
+    func walkBinary(_ data: Data, _ body: (consuming OutputBuffer) -> Void) -> Bool {
         guard data.count <= options.maximumInputSize else { return false }
         return data.withUnsafeBytes { raw -> Bool in
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
-                var transcoding = BinaryPropertyListParser.BinaryTranscoding(parser.trailer)
-                _ = try parser.transcodeBinary(parser.trailer.topObject, depth: 0, into: &transcoding)
-                body(transcoding.table)
-                return true
+                var refSize = BinaryPropertyListObjectTable.width(for: max(parser.trailer.objectCount - 1, 0))
+                for attempt in 0..<2 {
+                    if attempt > 0 { parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused) }
+                    var transcoding = BinaryPropertyListParser.BinaryTranscoding(parser.trailer, refSize: refSize)
+                    _ = try parser.transcodeBinary(parser.trailer.topObject, depth: 0, into: &transcoding)
+                    if transcoding.file.fitsReferenceSize {
+                        body(transcoding.file.finish())
+                        return true
+                    }
+                    refSize = BinaryPropertyListObjectTable.width(for: transcoding.file.objectCount - 1)
+                }
+                // The same walk numbers the same objects: unreachable.
+                return false
             } catch {
                 return false
             }

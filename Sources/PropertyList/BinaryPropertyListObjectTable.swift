@@ -1,15 +1,15 @@
 import Foundation
 
-/// The objects of one binary property list being written, numbered as CF numbers them, and
-/// their serialization.
+/// The objects of one binary property list being written from a `PropertyListValue` tree, numbered
+/// as CF numbers them, and their serialization.
 ///
-/// Both ways of writing a binary property list fill it: `BinaryPropertyListFlattener` from a
-/// `PropertyListValue` tree, and the binary transcoder straight from another binary file's
-/// objects. Scalars are kept as the bytes they are written as (`BinaryPropertyListOutput`'s
-/// encodings), and equal scalars are stored once by comparing those bytes: two scalars have the
-/// same encoding exactly when CF stores them as one object (same kind, and strings with the
-/// same code points, numbers and dates with the same bits, data with the same bytes), so both
-/// writers number every object alike and give the same file.
+/// `BinaryPropertyListFlattener` fills it. Scalars are kept as the bytes they are written as
+/// (`BinaryPropertyListOutput`'s encodings), and equal scalars are stored once by comparing
+/// those bytes: two scalars have the same encoding exactly when CF stores them as one object
+/// (same kind, and strings with the same code points, numbers and dates with the same bits, data
+/// with the same bytes). The binary transcoder numbers and encodes objects the same way but
+/// writes them straight into the file (`BinaryPropertyListFileBuilder`), so the two give the
+/// same bytes.
 ///
 /// Collections are numbered before their children (depth first, as CF does), and their
 /// references are known only once the children are: their children are gathered on one stack
@@ -29,8 +29,7 @@ struct BinaryPropertyListObjectTable: ~Copyable {
 
     var slots: [Slot] = []
     /// References, as object indexes. A table holds fewer than 2^32 objects: more would be a
-    /// file of over 4 billion objects, which neither a tree in memory nor the expansion limit
-    /// of an input the transcoder reads (`isFull`) comes near.
+    /// file of over 4 billion objects, which no tree in memory comes near.
     var refs: [UInt32] = []
     /// The encodings of the distinct scalars, one after another.
     var scalarBytes: BinaryPropertyListOutput
@@ -54,7 +53,7 @@ struct BinaryPropertyListObjectTable: ~Copyable {
     var isFull: Bool { slots.count >= Int(UInt32.max) - 1 }
 
     /// Stops a write of a tree of more than 4 billion values, which could not be held in
-    /// memory to be written (the transcoder checks `isFull` and leaves such a file to it).
+    /// memory to be written.
     @inline(__always)
     func checkRoom() {
         if isFull { preconditionFailure("a binary property list holds fewer than 2^32 objects") }

@@ -310,10 +310,10 @@ extension BinaryPropertyListParser {
 
     // MARK: Binary
 
-    /// What the binary walk keeps: the object table, the output index of each input scalar,
-    /// and the key indexes of recent dictionaries.
+    /// What the binary walk keeps: the file being written, the output index of each input
+    /// scalar, and the key indexes of recent dictionaries.
     struct BinaryTranscoding: ~Copyable {
-        var table: BinaryPropertyListObjectTable
+        var file: BinaryPropertyListFileBuilder
         /// Per input object: the output index of the scalar it holds, once numbered, or -1.
         /// Equal scalars are one output object whatever input object holds them, so an input
         /// object always gives the same index.
@@ -321,47 +321,48 @@ extension BinaryPropertyListParser {
         /// Recent dictionaries' keys, with their output indexes.
         var recentKeys = RecentRing<KnownKeys<[Int]>>()
 
-        /// For a walk of `trailer`'s file: without expansion, the output holds no more objects,
-        /// references and scalar bytes than the input.
-        init(_ trailer: BinaryPropertyListTrailer) {
+        /// For a walk of `trailer`'s file, writing references of `refSize` bytes: without
+        /// expansion, the output holds no more objects and hardly more bytes than the input.
+        init(_ trailer: BinaryPropertyListTrailer, refSize: Int) {
             scalarIndexes = HugePages.array(repeating: -1, count: trailer.objectCount)
-            table = BinaryPropertyListObjectTable(expectedObjects: trailer.objectCount,
-                                                  expectedReferences: trailer.offsetTableOffset / trailer.objectRefSize,
-                                                  expectedScalarBytes: trailer.offsetTableOffset)
+            file = BinaryPropertyListFileBuilder(expectedObjects: trailer.objectCount,
+                                                 expectedBytes: trailer.offsetTableOffset + trailer.offsetTableOffset / 16,
+                                                 refSize: refSize)
         }
     }
 
-    /// Numbers object `index` into the table as `BinaryPropertyListFlattener` numbers the value
-    /// `read` gives for it; returns its output index.
+    /// Numbers and writes object `index` as `BinaryPropertyListFlattener` numbers and
+    /// `BinaryPropertyListObjectTable` writes the value `read` gives for it; returns its output
+    /// index.
     mutating func transcodeBinary(_ index: Int, depth: Int, into t: inout BinaryTranscoding) throws(PropertyListError) -> Int {
         let start = offset(index)
         let marker = bytes[start]
         let refSize = trailer.objectRefSize
         // More objects than references can name: the writer's own limit, far past any real file.
-        guard !t.table.isFull else { throw Self.needsTree }
+        guard !t.file.isFull else { throw Self.needsTree }
         switch marker >> 4 {
         case 0xA, 0xC:
             let (count, refs) = try openArray(index, at: start, depth: depth)
-            let (output, childrenStart) = t.table.beginCollection()
+            guard let (output, to) = t.file.beginCollection(marker >> 4, entries: count, references: count) else { throw Self.needsTree }
+            let width = t.file.refSize
             for i in 0..<min(count, Self.prefetchDistance) { prefetchPlace(of: ref(refs + i * refSize), in: &t) }
             for i in 0..<count {
                 if i + Self.prefetchDistance < count { prefetchPlace(of: ref(refs + (i + Self.prefetchDistance) * refSize), in: &t) }
-                t.table.addChild(try transcodeBinary(ref(refs + i * refSize), depth: depth + 1, into: &t))
+                t.file.setReference(try transcodeBinary(ref(refs + i * refSize), depth: depth + 1, into: &t), at: to + i * width)
             }
-            t.table.endCollection(output, marker: marker >> 4, childrenStart: childrenStart, entries: count)
             leave(index)
             return output
         case 0xD:
             let (count, refs) = try openDictionary(index, at: start, depth: depth)
-            let (output, childrenStart) = t.table.beginCollection()
-            try addBinaryKeys(count: count, refs: refs, into: &t)
-            let values = refs + count * refSize
+            guard let (output, to) = t.file.beginCollection(0xD, entries: count, references: 2 * count) else { throw Self.needsTree }
+            let width = t.file.refSize
+            try addBinaryKeys(count: count, refs: refs, to: to, into: &t)
+            let values = refs + count * refSize, valuesTo = to + count * width
             for i in 0..<min(count, Self.prefetchDistance) { prefetchPlace(of: ref(values + i * refSize), in: &t) }
             for i in 0..<count {
                 if i + Self.prefetchDistance < count { prefetchPlace(of: ref(values + (i + Self.prefetchDistance) * refSize), in: &t) }
-                t.table.addChild(try transcodeBinary(ref(values + i * refSize), depth: depth + 1, into: &t))
+                t.file.setReference(try transcodeBinary(ref(values + i * refSize), depth: depth + 1, into: &t), at: valuesTo + i * width)
             }
-            t.table.endCollection(output, marker: 0xD, childrenStart: childrenStart, entries: count)
             leave(index)
             return output
         default:
@@ -402,16 +403,17 @@ extension BinaryPropertyListParser {
         }
         guard length <= trailer.offsetTableOffset - start else { return }
         let hash = ScalarTable.hash(UnsafeRawBufferPointer(start: base + start, count: length))
-        archivist_prefetch(t.table.places.places + t.table.places.start(hash))
+        archivist_prefetch(t.file.places.places + t.file.places.start(hash))
     }
 
     /// Numbers the keys of the dictionary whose references start at `refs`, read and counted as
-    /// `readDictionary` reads them, as children of the dictionary: from a recent dictionary with
-    /// the same key references when there is one.
-    mutating func addBinaryKeys(count: Int, refs: Int, into t: inout BinaryTranscoding) throws(PropertyListError) {
+    /// `readDictionary` reads them, and writes their references at `to`: from a recent
+    /// dictionary with the same key references when there is one.
+    mutating func addBinaryKeys(count: Int, refs: Int, to: Int, into t: inout BinaryTranscoding) throws(PropertyListError) {
+        let width = t.file.refSize
         if let recent = t.recentKeys.first(where: { hasKeys($0, at: refs, count: count) }) {
             try grow(by: recent.weight, index: 0)
-            for i in recent.made { t.table.addChild(i) }
+            for (i, key) in recent.made.enumerated() { t.file.setReference(key, at: to + i * width) }
             return
         }
         let before = expanded
@@ -425,43 +427,44 @@ extension BinaryPropertyListParser {
             guard kind != 0xA, kind != 0xC, kind != 0xD else { throw Self.needsTree }
             let output = try transcodeBinaryScalar(key, at: at, into: &t)
             indexes.append(output)
-            t.table.addChild(output)
+            t.file.setReference(output, at: to + i * width)
         }
         t.recentKeys.remember(KnownKeys(refs: refs, count: count, weight: grown(since: before), made: indexes))
     }
 
     /// Numbers scalar object `index` (at byte `start`): its encoding as `BinaryPropertyListOutput`
-    /// writes the value `readScalar` gives, stored once.
+    /// writes the value `readScalar` gives, written once.
     mutating func transcodeBinaryScalar(_ index: Int, at start: Int, into t: inout BinaryTranscoding) throws(PropertyListError) -> Int {
         let kind = try checkScalar(index, at: start)
         let known = t.scalarIndexes[index]
         if known >= 0 { return Int(known) }
-        let from = t.table.scalarStart
+        guard !t.file.isFull else { throw Self.needsTree }
+        let from = t.file.scalarStart
         let marker = bytes[start]
         switch marker >> 4 {
         case 0x0:
-            t.table.scalarBytes.bytes.append(marker)
+            t.file.out.bytes.append(marker)
         case 0x1:
-            t.table.scalarBytes.writeInteger(integer(at: start))
+            t.file.out.writeInteger(integer(at: start))
         case 0x2:
-            t.table.scalarBytes.bytes.append(0x23)
-            t.table.scalarBytes.writeBigEndian(real(at: start).bitPattern, size: 8)
+            t.file.out.bytes.append(0x23)
+            t.file.out.writeBigEndian(real(at: start).bitPattern, size: 8)
         case 0x3:
-            t.table.scalarBytes.bytes.append(0x33)
-            t.table.scalarBytes.writeBigEndian(be(start + 1, 8), size: 8)
+            t.file.out.bytes.append(0x33)
+            t.file.out.writeBigEndian(be(start + 1, 8), size: 8)
         case 0x4:
             let (count, body) = contents(at: start)
-            t.table.scalarBytes.writeHeader(0x4, count: count)
-            t.table.scalarBytes.bytes.append(UnsafeRawBufferPointer(start: base + body, count: count))
+            t.file.out.writeHeader(0x4, count: count)
+            t.file.out.bytes.append(UnsafeRawBufferPointer(start: base + body, count: count))
         case 0x5:
             let (count, body) = contents(at: start)
             let text = UnsafeRawBufferPointer(start: base + body, count: count)
             if Self.isASCII(text) {
-                t.table.scalarBytes.writeHeader(0x5, count: count)
-                t.table.scalarBytes.bytes.append(text)
+                t.file.out.writeHeader(0x5, count: count)
+                t.file.out.bytes.append(text)
             } else {
                 // UTF-8 in an ASCII string (`scalarWeight` found it valid) is written as UTF-16.
-                t.table.scalarBytes.writeScalar(.string(String(decoding: text, as: UTF8.self)))
+                t.file.out.writeScalar(.string(String(decoding: text, as: UTF8.self)))
             }
         case 0x6:
             // Valid UTF-16 is written as ASCII when every unit is; a string kept with its lone
@@ -469,19 +472,19 @@ extension BinaryPropertyListParser {
             let (count, body) = contents(at: start)
             let units = UnsafeRawBufferPointer(start: base + body, count: count * 2)
             if kind == .string, Self.isASCIIUTF16(units) {
-                t.table.scalarBytes.writeHeader(0x5, count: count)
-                t.table.scalarBytes.bytes.reserve(count)
-                for i in 0..<count { t.table.scalarBytes.bytes.appendUnchecked(units[2 * i + 1]) }
+                t.file.out.writeHeader(0x5, count: count)
+                t.file.out.bytes.reserve(count)
+                for i in 0..<count { t.file.out.bytes.appendUnchecked(units[2 * i + 1]) }
             } else {
-                t.table.scalarBytes.writeHeader(0x6, count: count)
-                t.table.scalarBytes.bytes.append(units)
+                t.file.out.writeHeader(0x6, count: count)
+                t.file.out.bytes.append(units)
             }
         case 0x8:
-            t.table.scalarBytes.writeScalar(.uid(be(start + 1, Int(marker & 0x0F) + 1)))
+            t.file.out.writeScalar(.uid(be(start + 1, Int(marker & 0x0F) + 1)))
         default:
             throw Self.needsTree
         }
-        let output = t.table.finishScalar(from: from)
+        let output = t.file.finishScalar(from: from)
         if output <= Int(Int32.max) { t.scalarIndexes[index] = Int32(truncatingIfNeeded: output) }
         return output
     }

@@ -33,6 +33,10 @@ func expectConverterAgreesWithTheTree(_ data: Data, _ options: PropertyListReadO
     let binary = converter.transcodedBinary(data)
     if let xml { #expect(Conversion.written(xml) == treeXML, "XML transcoded, but the tree path gives \(treeXML)", sourceLocation: sourceLocation) }
     if let binary { #expect(Conversion.written(binary) == treeBinary, "binary transcoded, but the tree path gives \(treeBinary)", sourceLocation: sourceLocation) }
+    var streamedBinary = Data()
+    let streamed = converter.transcodeBinary(data, chunkSize: 64) { streamedBinary.append(contentsOf: $0) }
+    #expect(streamed == (binary != nil), sourceLocation: sourceLocation)
+    if streamed { #expect(Conversion.written(streamedBinary) == treeBinary, "binary handed on in chunks, but the tree path gives \(treeBinary)", sourceLocation: sourceLocation) }
     #expect(Conversion { () throws(PropertyListError) in try converter.xml(data) } == treeXML, sourceLocation: sourceLocation)
     #expect(Conversion { () throws(PropertyListError) in try converter.binary(data) } == treeBinary, sourceLocation: sourceLocation)
     expectXMLInPiecesAgreesWithTheTree(data, options, treeXML: treeXML, oneWalkTook: xml != nil, sourceLocation: sourceLocation)
@@ -113,6 +117,29 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         // "abc", "é", 5 and 1.5: four scalars and the array.
         let objectCount = rewritten.suffix(24).prefix(8).reduce(0) { $0 << 8 | Int($1) }
         #expect(objectCount == 5)
+    }
+
+    /// 300 objects need references of two bytes; rewritten, the one string they all hold and
+    /// the array are two objects, whose references take one byte: the walk that chose two
+    /// bytes from the input's count must write the file again with one, as CF would.
+    @Test func anInputWhoseObjectsNeedWiderReferencesThanItsOutputsIsWrittenWithTheNarrowerWidth() throws {
+        var file = magic
+        var offsets: [UInt16] = []
+        offsets.append(UInt16(file.count))
+        file += [0xAF, 0x11, 0x01, 0x2B] + (1...299).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }  // 0: array of objects 1–299
+        for _ in 1...299 {
+            offsets.append(UInt16(file.count))
+            file += [0x53] + Array("abc".utf8)                                                    // "abc", stored again each time
+        }
+        let table = UInt64(file.count)
+        file += offsets.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        file += trailer(offsetSize: 2, refSize: 2, count: 300, tableOffset: table)
+        let taken = expectConverterAgreesWithTheTree(Data(file))
+        #expect(taken.binaryTranscoded)
+        let rewritten = try BinaryPropertyListConverter().binary(Data(file))
+        let trailerBytes = Array(rewritten.suffix(32))
+        #expect(trailerBytes[7] == 1, "one-byte references")
+        #expect(trailerBytes[8..<16].reduce(0) { $0 << 8 | Int($1) } == 2, "two objects")
     }
 
     @Test func whatXMLCannotHoldIsLeftToTheWriterWhichSaysWhy() {
