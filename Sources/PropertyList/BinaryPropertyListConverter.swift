@@ -17,8 +17,9 @@ public struct BinaryPropertyListConverter: Sendable {
     public var options: PropertyListReadOptions
     /// The threads that write XML: the entries of the top array or dictionary are split into
     /// pieces that are written side by side and handed on in order (XML shares nothing between
-    /// entries, so the bytes are the same). One thread writes everything. Defaults to the
-    /// processors available, at most 8.
+    /// entries, so the bytes are the same). Binary output takes two when there are: one walks,
+    /// one checks that no two scalars are equal (see `walkBinary`). One thread writes
+    /// everything. Defaults to the processors available, at most 8.
     public var workers: Int
     /// Inputs smaller than this (1 MiB by default) are written by one thread, which is then
     /// faster than starting others.
@@ -131,6 +132,11 @@ public struct BinaryPropertyListConverter: Sendable {
 
     /// Writes the file anew and hands it to `body`; false when the walk does not take the file.
     ///
+    /// With more than one worker and an input of `minimumBytesForWorkers` or more, a second
+    /// thread checks that no two input objects hold equal scalars (`DistinctScalarCheck`) while
+    /// the walk numbers each input scalar as an object of its own; should the check find two,
+    /// the file is walked again, finding equal scalars itself.
+    ///
     /// References are written as the objects are numbered, so their width is chosen first: the
     /// width that names the input's objects, which the output has no more of. Where fewer
     /// objects need a smaller width (unreached objects, equal scalars stored apart), the file is
@@ -139,13 +145,25 @@ public struct BinaryPropertyListConverter: Sendable {
     func walkBinary(_ data: Data, _ body: (consuming OutputBuffer) -> Void) -> Bool {
         guard data.count <= options.maximumInputSize else { return false }
         return data.withUnsafeBytes { raw -> Bool in
+            var check: DistinctScalarCheck?
+            // The check reads the file: it must be over before the bytes go.
+            defer { check?.cancel() }
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
-                var refSize = BinaryPropertyListObjectTable.width(for: max(parser.trailer.objectCount - 1, 0))
-                for attempt in 0..<2 {
+                if workers > 1, raw.count >= minimumBytesForWorkers { check = DistinctScalarCheck(parser) }
+                let inputWidth = BinaryPropertyListObjectTable.width(for: max(parser.trailer.objectCount - 1, 0))
+                var refSize = inputWidth
+                var uniques = check == nil
+                // At most three walks: without uniquing, with it, and with a narrower width.
+                for attempt in 0..<3 {
                     if attempt > 0 { parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused) }
-                    var transcoding = BinaryPropertyListParser.BinaryTranscoding(parser.trailer, refSize: refSize)
+                    var transcoding = BinaryPropertyListParser.BinaryTranscoding(parser.trailer, refSize: refSize, uniques: uniques)
                     _ = try parser.transcodeBinary(parser.trailer.topObject, depth: 0, into: &transcoding)
+                    if !uniques, check?.result() != .distinct {
+                        uniques = true
+                        refSize = inputWidth
+                        continue
+                    }
                     if transcoding.file.fitsReferenceSize {
                         body(transcoding.file.finish())
                         return true

@@ -24,15 +24,16 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     /// The bytes of each reference.
     let refSize: Int
 
-    /// A builder for about `expectedObjects` objects in about `expectedBytes` bytes, with
-    /// references of `refSize` bytes (1, 2, 4 or 8).
-    init(expectedObjects: Int, expectedBytes: Int, refSize: Int) {
+    /// A builder for about `expectedOffsets` objects, `expectedObjects` of them looked up in the
+    /// uniquing table (none when the caller numbers scalars with `numberScalar`), in about
+    /// `expectedBytes` bytes, with references of `refSize` bytes (1, 2, 4 or 8).
+    init(expectedObjects: Int, expectedOffsets: Int, expectedBytes: Int, refSize: Int) {
         self.refSize = refSize
         places = ScalarTable(expected: expectedObjects)
         out = BinaryPropertyListOutput(capacity: max(expectedBytes, 1 << 16))
         out.bytes.append("bplist00")
         offsets = []
-        offsets.reserveCapacity(expectedObjects)
+        offsets.reserveCapacity(expectedOffsets)
         HugePages.advise(&offsets)
     }
 
@@ -107,6 +108,14 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         offsets.append(UInt32(truncatingIfNeeded: start))
         places.insert(index, hash: hash, at: at)
         return index
+    }
+
+    /// Numbers the scalar whose encoding was appended from `start` on as an object of its own,
+    /// without looking for an equal one: for a walk that knows no two are equal.
+    @inline(__always)
+    mutating func numberScalar(from start: Int) -> Int {
+        offsets.append(UInt32(truncatingIfNeeded: start))
+        return offsets.count - 1
     }
 
     /// The whole file: the objects, the offset table with the smallest offset width, and the

@@ -320,12 +320,17 @@ extension BinaryPropertyListParser {
         var scalarIndexes: [Int32]
         /// Recent dictionaries' keys, with their output indexes.
         var recentKeys = RecentRing<KnownKeys<[Int]>>()
+        /// Whether equal scalars held by different input objects are found and written once;
+        /// false when `DistinctScalarCheck` vouches that no two input objects hold equal ones.
+        let uniques: Bool
 
         /// For a walk of `trailer`'s file, writing references of `refSize` bytes: without
         /// expansion, the output holds no more objects and hardly more bytes than the input.
-        init(_ trailer: BinaryPropertyListTrailer, refSize: Int) {
+        init(_ trailer: BinaryPropertyListTrailer, refSize: Int, uniques: Bool) {
+            self.uniques = uniques
             scalarIndexes = HugePages.array(repeating: -1, count: trailer.objectCount)
-            file = BinaryPropertyListFileBuilder(expectedObjects: trailer.objectCount,
+            file = BinaryPropertyListFileBuilder(expectedObjects: uniques ? trailer.objectCount : 0,
+                                                 expectedOffsets: trailer.objectCount,
                                                  expectedBytes: trailer.offsetTableOffset + trailer.offsetTableOffset / 16,
                                                  refSize: refSize)
         }
@@ -345,9 +350,10 @@ extension BinaryPropertyListParser {
             let (count, refs) = try openArray(index, at: start, depth: depth)
             guard let (output, to) = t.file.beginCollection(marker >> 4, entries: count, references: count) else { throw Self.needsTree }
             let width = t.file.refSize
-            for i in 0..<min(count, Self.prefetchDistance) { prefetchPlace(of: ref(refs + i * refSize), in: &t) }
+            let ahead = t.uniques ? Self.prefetchDistance : 0
+            for i in 0..<min(count, ahead) { prefetchPlace(of: ref(refs + i * refSize), in: &t) }
             for i in 0..<count {
-                if i + Self.prefetchDistance < count { prefetchPlace(of: ref(refs + (i + Self.prefetchDistance) * refSize), in: &t) }
+                if i + ahead < count, ahead > 0 { prefetchPlace(of: ref(refs + (i + ahead) * refSize), in: &t) }
                 t.file.setReference(try transcodeBinary(ref(refs + i * refSize), depth: depth + 1, into: &t), at: to + i * width)
             }
             leave(index)
@@ -358,9 +364,10 @@ extension BinaryPropertyListParser {
             let width = t.file.refSize
             try addBinaryKeys(count: count, refs: refs, to: to, into: &t)
             let values = refs + count * refSize, valuesTo = to + count * width
-            for i in 0..<min(count, Self.prefetchDistance) { prefetchPlace(of: ref(values + i * refSize), in: &t) }
+            let ahead = t.uniques ? Self.prefetchDistance : 0
+            for i in 0..<min(count, ahead) { prefetchPlace(of: ref(values + i * refSize), in: &t) }
             for i in 0..<count {
-                if i + Self.prefetchDistance < count { prefetchPlace(of: ref(values + (i + Self.prefetchDistance) * refSize), in: &t) }
+                if i + ahead < count, ahead > 0 { prefetchPlace(of: ref(values + (i + ahead) * refSize), in: &t) }
                 t.file.setReference(try transcodeBinary(ref(values + i * refSize), depth: depth + 1, into: &t), at: valuesTo + i * width)
             }
             leave(index)
@@ -440,31 +447,41 @@ extension BinaryPropertyListParser {
         if known >= 0 { return Int(known) }
         guard !t.file.isFull else { throw Self.needsTree }
         let from = t.file.scalarStart
+        try writeBinaryScalar(at: start, kind: kind, into: &t.file.out)
+        let output = t.uniques ? t.file.finishScalar(from: from) : t.file.numberScalar(from: from)
+        if output <= Int(Int32.max) { t.scalarIndexes[index] = Int32(truncatingIfNeeded: output) }
+        return output
+    }
+
+    /// Appends the encoding `BinaryPropertyListOutput` gives the value `readScalar` reads from
+    /// the scalar at byte `start`, which `scalarWeight` checked and found of `kind`.
+    @inline(__always)
+    func writeBinaryScalar(at start: Int, kind: FlatElementKind, into out: inout BinaryPropertyListOutput) throws(PropertyListError) {
         let marker = bytes[start]
         switch marker >> 4 {
         case 0x0:
-            t.file.out.bytes.append(marker)
+            out.bytes.append(marker)
         case 0x1:
-            t.file.out.writeInteger(integer(at: start))
+            out.writeInteger(integer(at: start))
         case 0x2:
-            t.file.out.bytes.append(0x23)
-            t.file.out.writeBigEndian(real(at: start).bitPattern, size: 8)
+            out.bytes.append(0x23)
+            out.writeBigEndian(real(at: start).bitPattern, size: 8)
         case 0x3:
-            t.file.out.bytes.append(0x33)
-            t.file.out.writeBigEndian(be(start + 1, 8), size: 8)
+            out.bytes.append(0x33)
+            out.writeBigEndian(be(start + 1, 8), size: 8)
         case 0x4:
             let (count, body) = contents(at: start)
-            t.file.out.writeHeader(0x4, count: count)
-            t.file.out.bytes.append(UnsafeRawBufferPointer(start: base + body, count: count))
+            out.writeHeader(0x4, count: count)
+            out.bytes.append(UnsafeRawBufferPointer(start: base + body, count: count))
         case 0x5:
             let (count, body) = contents(at: start)
             let text = UnsafeRawBufferPointer(start: base + body, count: count)
             if Self.isASCII(text) {
-                t.file.out.writeHeader(0x5, count: count)
-                t.file.out.bytes.append(text)
+                out.writeHeader(0x5, count: count)
+                out.bytes.append(text)
             } else {
                 // UTF-8 in an ASCII string (`scalarWeight` found it valid) is written as UTF-16.
-                t.file.out.writeScalar(.string(String(decoding: text, as: UTF8.self)))
+                out.writeScalar(.string(String(decoding: text, as: UTF8.self)))
             }
         case 0x6:
             // Valid UTF-16 is written as ASCII when every unit is; a string kept with its lone
@@ -472,21 +489,38 @@ extension BinaryPropertyListParser {
             let (count, body) = contents(at: start)
             let units = UnsafeRawBufferPointer(start: base + body, count: count * 2)
             if kind == .string, Self.isASCIIUTF16(units) {
-                t.file.out.writeHeader(0x5, count: count)
-                t.file.out.bytes.reserve(count)
-                for i in 0..<count { t.file.out.bytes.appendUnchecked(units[2 * i + 1]) }
+                out.writeHeader(0x5, count: count)
+                out.bytes.reserve(count)
+                for i in 0..<count { out.bytes.appendUnchecked(units[2 * i + 1]) }
             } else {
-                t.file.out.writeHeader(0x6, count: count)
-                t.file.out.bytes.append(units)
+                out.writeHeader(0x6, count: count)
+                out.bytes.append(units)
             }
         case 0x8:
-            t.file.out.writeScalar(.uid(be(start + 1, Int(marker & 0x0F) + 1)))
+            out.writeScalar(.uid(be(start + 1, Int(marker & 0x0F) + 1)))
         default:
             throw Self.needsTree
         }
-        let output = t.file.finishScalar(from: from)
-        if output <= Int(Int32.max) { t.scalarIndexes[index] = Int32(truncatingIfNeeded: output) }
-        return output
+    }
+
+    /// Object `index` encoded in `out` (emptied first) as the binary walk writes it, when it is
+    /// a scalar `scalarWeight` takes; false for a collection or an object it refuses. What
+    /// `DistinctScalarCheck` compares.
+    mutating func binaryScalarEncoding(_ index: Int, into out: inout BinaryPropertyListOutput) -> Bool {
+        out.bytes.truncate(to: 0)
+        let start = offset(index)
+        switch bytes[start] >> 4 {
+        case 0xA, 0xC, 0xD: return false
+        default: break
+        }
+        var kind = FlatElementKind.other
+        do throws(PropertyListError) {
+            _ = try scalarWeight(index, at: start, kind: &kind)
+            try writeBinaryScalar(at: start, kind: kind, into: &out)
+            return true
+        } catch {
+            return false
+        }
     }
 
     @inline(__always)

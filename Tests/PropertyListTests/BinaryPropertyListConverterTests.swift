@@ -40,7 +40,28 @@ func expectConverterAgreesWithTheTree(_ data: Data, _ options: PropertyListReadO
     #expect(Conversion { () throws(PropertyListError) in try converter.xml(data) } == treeXML, sourceLocation: sourceLocation)
     #expect(Conversion { () throws(PropertyListError) in try converter.binary(data) } == treeBinary, sourceLocation: sourceLocation)
     expectXMLInPiecesAgreesWithTheTree(data, options, treeXML: treeXML, oneWalkTook: xml != nil, sourceLocation: sourceLocation)
+    expectCheckedBinaryAgreesWithTheTree(data, options, treeBinary: treeBinary, oneWalkTook: binary != nil, sourceLocation: sourceLocation)
     return (xml != nil, binary != nil)
+}
+
+/// Binary written with a second thread checking that no two scalars are equal (the walk then
+/// numbering each input scalar as its own object), however small the file, must be the tree's
+/// too, and must take every file the uniquing walk takes.
+func expectCheckedBinaryAgreesWithTheTree(_ data: Data, _ options: PropertyListReadOptions, treeBinary: Conversion, oneWalkTook: Bool,
+                                          sourceLocation: SourceLocation = #_sourceLocation) {
+    let checked = BinaryPropertyListConverter(options: options, workers: 2, minimumBytesForWorkers: 0)
+    let binary = checked.transcodedBinary(data)
+    if let binary { #expect(Conversion.written(binary) == treeBinary, "binary written beside the check, but the tree path gives \(treeBinary)", sourceLocation: sourceLocation) }
+    #expect(oneWalkTook == (binary != nil), "one walk took the file: \(oneWalkTook); beside the check: \(binary != nil)", sourceLocation: sourceLocation)
+    #expect(Conversion { () throws(PropertyListError) in try checked.binary(data) } == treeBinary, sourceLocation: sourceLocation)
+}
+
+/// What `DistinctScalarCheck` finds in `data`.
+func distinctScalarCheck(_ data: Data) throws -> DistinctScalarCheck.Outcome {
+    try data.withUnsafeBytes { raw in
+        let parser = try BinaryPropertyListParser(raw, options: .default, sharing: .refused)
+        return DistinctScalarCheck(parser).result()
+    }
 }
 
 /// The XML written by three threads in pieces, however small the file, whole and handed on a
@@ -89,10 +110,12 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         return .dictionary(top)
     }()
 
-    @Test func aDocumentOfEveryKindConvertsWithoutItsTreeToWhatTheTreeWrites() {
+    @Test func aDocumentOfEveryKindConvertsWithoutItsTreeToWhatTheTreeWrites() throws {
         let data = BinaryPropertyListWriter().write(Self.everyKind)
         let taken = expectConverterAgreesWithTheTree(data)
         #expect(taken.xmlTranscoded && taken.binaryTranscoded)
+        // Our writer stores each distinct scalar once, as CF does.
+        #expect(try distinctScalarCheck(data) == .distinct)
     }
 
     /// The same file with its shared strings stored again as objects of their own, and strings
@@ -117,6 +140,9 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         // "abc", "é", 5 and 1.5: four scalars and the array.
         let objectCount = rewritten.suffix(24).prefix(8).reduce(0) { $0 << 8 | Int($1) }
         #expect(objectCount == 5)
+        // The check beside the walk finds them, so the walk finds equal scalars itself.
+        #expect(try distinctScalarCheck(Data(file)) == .equalScalars)
+        #expect(try BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0).binary(Data(file)) == rewritten)
     }
 
     /// 300 objects need references of two bytes; rewritten, the one string they all hold and
@@ -140,6 +166,39 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         let trailerBytes = Array(rewritten.suffix(32))
         #expect(trailerBytes[7] == 1, "one-byte references")
         #expect(trailerBytes[8..<16].reduce(0) { $0 << 8 | Int($1) } == 2, "two objects")
+    }
+
+    /// An object no reference reaches, equal to one that is reached: the check cannot tell, and
+    /// fails; the walk that finds equal scalars itself then writes what the tree writes.
+    @Test func anUnreachedCopyOfAScalarFailsTheCheckAndTheFileIsWrittenAsTheTreeWritesIt() throws {
+        var file = magic
+        var offsets: [UInt8] = []
+        func add(_ object: [UInt8]) { offsets.append(UInt8(file.count)); file += object }
+        add([0xA1, 1])                              // 0: ["abc"]
+        add([0x53] + Array("abc".utf8))             // 1: "abc"
+        add([0x53] + Array("abc".utf8))             // 2: "abc" again, referenced by nothing
+        let table = UInt64(file.count)
+        file += offsets
+        file += trailer(count: 3, tableOffset: table)
+        #expect(try distinctScalarCheck(Data(file)) == .equalScalars)
+        let taken = expectConverterAgreesWithTheTree(Data(file))
+        #expect(taken.binaryTranscoded)
+    }
+
+    /// Objects the reader refuses are skipped by the check (a walk that reaches one stops), so
+    /// a damaged copy of a scalar is not taken for it.
+    @Test func theCheckSkipsObjectsTheReaderRefuses() throws {
+        var file = magic
+        var offsets: [UInt8] = []
+        func add(_ object: [UInt8]) { offsets.append(UInt8(file.count)); file += object }
+        add([0xA1, 1])                              // 0: ["é"]
+        add([0x52, 0xC3, 0xA9])                     // 1: "é" as UTF-8 in an ASCII string
+        add([0x52, 0xC3, 0x28])                     // 2: invalid UTF-8, referenced by nothing
+        let table = UInt64(file.count)
+        file += offsets
+        file += trailer(count: 3, tableOffset: table)
+        #expect(try distinctScalarCheck(Data(file)) == .distinct)
+        expectConverterAgreesWithTheTree(Data(file))
     }
 
     @Test func whatXMLCannotHoldIsLeftToTheWriterWhichSaysWhy() {

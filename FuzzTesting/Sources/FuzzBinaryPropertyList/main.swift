@@ -5,7 +5,8 @@ import PropertyList
 /// libFuzzer entry point: bytes → `BinaryPropertyListReader` with the default limits (`read`,
 /// and `validate`, which must agree with it), `BinaryPropertyListConverter` (whose XML and binary
 /// must be the writers' bytes for the value read whenever it takes the file, XML written by one
-/// thread and by two in pieces alike), then
+/// thread and by two in pieces alike, binary with uniquing and beside `DistinctScalarCheck`
+/// alike), then
 /// what `print` and `convert` do with a value read (pretty printer, binary, XML and JSON
 /// writers), since shared references can make a small file stand for a large tree.
 /// Any thrown error is a pass; a crash, hang, leak or large allocation is a finding.
@@ -21,8 +22,11 @@ public func fuzzBinaryPropertyList(_ start: UnsafePointer<UInt8>?, _ count: Int)
     precondition(readError == validationError, "validate and read disagree: \(String(describing: readError)) vs \(String(describing: validationError))")
     let transcodedXML = BinaryPropertyListConverter().transcodedXML(data)
     let transcodedBinary = BinaryPropertyListConverter().transcodedBinary(data)
-    let xmlInPieces = BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0).transcodedXML(data)
+    let threaded = BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0)
+    let xmlInPieces = threaded.transcodedXML(data)
     precondition(transcodedXML == nil || xmlInPieces == transcodedXML, "XML written in pieces differs from one walk's, or was refused")
+    let binaryBesideCheck = threaded.transcodedBinary(data)
+    precondition(binaryBesideCheck == transcodedBinary, "binary written beside the scalar check differs from the uniquing walk's, or only one took the file")
     guard let value = read else {
         precondition(transcodedXML == nil && transcodedBinary == nil && xmlInPieces == nil,
                      "the converter took a file the reader refuses: \(String(describing: readError))")
