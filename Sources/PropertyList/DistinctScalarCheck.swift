@@ -30,15 +30,18 @@ final class DistinctScalarCheck: @unchecked Sendable {
     /// Written by the checking thread before it leaves `done`, read only after waiting on it.
     private var outcome = Outcome.cancelled
 
-    /// Starts checking the file `parser` opened, on another thread. The bytes under the parser
-    /// must stay until `result()` or `cancel()` has returned.
+    /// Starts checking the file `parser` opened, on a thread of its own (not a shared pool's,
+    /// where a caller already running on the pool could wait for a thread that never comes).
+    /// The bytes under the parser must stay until `result()` or `cancel()` has returned.
     init(_ parser: BinaryPropertyListParser) {
         let opened = CheckedParser(parser: parser)
         done.enter()
-        DispatchQueue.global().async { [self] in
+        let thread = Thread { [self] in
             outcome = Self.check(opened.parser, stop: stop)
             done.leave()
         }
+        thread.name = "archivist.distinct-scalars"
+        thread.start()
     }
 
     /// Waits for the check and gives its outcome.
