@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError, sync_playwright
 
 
 def watch(page, log):
@@ -51,8 +51,17 @@ def check_sweep(context, path, class_name, open_name, screenshots):
     page.wait_for_function("shown => document.getElementById('shown').textContent === shown", arg=seen["shown"])
     page.wait_for_timeout(200)
     if open_name:
-        page.click(f"#rows .row[data-path$='{open_name}']")
-        page.wait_for_selector("#detail:not([hidden])")
+        # A real click on the row. On a loaded machine the click can land while the table is
+        # being redrawn (a scroll into view redraws it) and open nothing; the row is then
+        # clicked again, a few times at most, and the detail must still open.
+        for attempt in range(4):
+            page.click(f"#rows .row[data-path$='{open_name}']")
+            try:
+                page.wait_for_selector("#detail:not([hidden])", timeout=5000)
+                break
+            except PlaywrightTimeoutError:
+                if attempt == 3:
+                    raise
         seen["detail"] = {
             "title": page.inner_text("#detail-title"),
             "fields": page.eval_on_selector_all("#detail-fields tr", "trs => trs.map(t => t.innerText)"),
@@ -84,7 +93,10 @@ def check_large(context, path, class_name):
     seen = {"shown": page.inner_text("#shown"), "drawn": page.locator("#rows .row").count(),
             "embeddedItems": page.evaluate("window.archivistSweep.items.length")}
     page.evaluate("const r = document.getElementById('rows'); r.scrollTop = r.scrollHeight")
-    page.wait_for_timeout(300)
+    # The rows are drawn again on the scroll event, which a loaded machine delivers late: wait
+    # until the last item is drawn rather than for a fixed time (what is drawn is checked after).
+    page.wait_for_function("() => { const rs = document.querySelectorAll('#rows .row');"
+                           " return rs.length > 0 && rs[rs.length - 1].dataset.index == window.archivistSweep.items.length - 1; }")
     seen["lastAfterScrolling"] = page.eval_on_selector_all("#rows .row", "rs => rs[rs.length - 1].dataset.path")
     seen["drawnAfterScrolling"] = page.locator("#rows .row").count()
     page.fill("#filter-class", class_name)
