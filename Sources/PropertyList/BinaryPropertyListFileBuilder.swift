@@ -91,18 +91,12 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         let length = out.bytes.length - start
         let encoded = UnsafeRawPointer(out.bytes.base + start)
         let hash = ScalarTable.hash(UnsafeRawBufferPointer(start: encoded, count: length))
-        var at = places.start(hash)
-        while true {
-            let place = places.places[at]
-            if place == 0 { break }
-            if ScalarTable.matches(place, hash) {
-                let index = ScalarTable.index(place)
-                if memcmp(out.bytes.base + Int(offsets[index]), encoded, length) == 0 {
-                    out.bytes.truncate(to: start)
-                    return index
-                }
-            }
-            at = places.next(at)
+        let (found, at) = places.lookUp(hash) { index in
+            memcmp(out.bytes.base + Int(offsets[index]), encoded, length) == 0
+        }
+        if let found {
+            out.bytes.truncate(to: start)
+            return found
         }
         let index = offsets.count
         offsets.append(UInt32(truncatingIfNeeded: start))

@@ -95,19 +95,13 @@ struct BinaryPropertyListObjectTable: ~Copyable {
         let length = scalarBytes.bytes.length - start
         let encoded = UnsafeRawPointer(scalarBytes.bytes.base + start)
         let hash = ScalarTable.hash(UnsafeRawBufferPointer(start: encoded, count: length))
-        var at = places.start(hash)
-        while true {
-            let place = places.places[at]
-            if place == 0 { break }
-            if ScalarTable.matches(place, hash) {
-                let index = ScalarTable.index(place)
-                let existing = slots[index]
-                if existing.count == length, memcmp(scalarBytes.bytes.base + existing.start, encoded, length) == 0 {
-                    scalarBytes.bytes.truncate(to: start)
-                    return index
-                }
-            }
-            at = places.next(at)
+        let (found, at) = places.lookUp(hash) { index in
+            let existing = slots[index]
+            return existing.count == length && memcmp(scalarBytes.bytes.base + existing.start, encoded, length) == 0
+        }
+        if let found {
+            scalarBytes.bytes.truncate(to: start)
+            return found
         }
         checkRoom()
         let index = slots.count

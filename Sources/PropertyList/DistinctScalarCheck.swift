@@ -80,17 +80,12 @@ final class DistinctScalarCheck: @unchecked Sendable {
             let slot = step % lookAhead
             if step >= lookAhead, let hash = hashes[slot] {
                 let index = step - lookAhead
-                var at = places.start(hash)
-                while true {
-                    let place = places.places[at]
-                    if place == 0 { break }
-                    if ScalarTable.matches(place, hash), parser.binaryScalarEncoding(ScalarTable.index(place), into: &earlier),
-                       parser.binaryScalarEncoding(index, into: &encoding), earlier.bytes.length == encoding.bytes.length,
-                       memcmp(earlier.bytes.base, encoding.bytes.base, encoding.bytes.length) == 0 {
-                        return .equalScalars
-                    }
-                    at = places.next(at)
+                let (found, at) = places.lookUp(hash) { earlierIndex in
+                    parser.binaryScalarEncoding(earlierIndex, into: &earlier) && parser.binaryScalarEncoding(index, into: &encoding)
+                        && earlier.bytes.length == encoding.bytes.length
+                        && memcmp(earlier.bytes.base, encoding.bytes.base, encoding.bytes.length) == 0
                 }
+                if found != nil { return .equalScalars }
                 places.insert(index, hash: hash, at: at)
             }
             hashes[slot] = nil

@@ -87,6 +87,20 @@ final class ScalarTable {
         (at + 1) & (capacity - 1)
     }
 
+    /// Looks up a scalar of hash `hash`: the index of one already stored that `isEqual` accepts
+    /// (called only for places whose hash half matches), or nil and the empty place where it
+    /// belongs, for `insert`.
+    @inline(__always)
+    func lookUp(_ hash: UInt64, isEqual: (Int) -> Bool) -> (found: Int?, at: Int) {
+        var at = start(hash)
+        while true {
+            let place = places[at]
+            if place == 0 { return (nil, at) }
+            if Self.matches(place, hash), isEqual(Self.index(place)) { return (Self.index(place), at) }
+            at = next(at)
+        }
+    }
+
     /// Stores `index` at empty place `at`, for a scalar of hash `hash`; grows past 3/4 full.
     @inline(__always)
     func insert(_ index: Int, hash: UInt64, at: Int) {
