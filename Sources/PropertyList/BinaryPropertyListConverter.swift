@@ -150,7 +150,7 @@ public struct BinaryPropertyListConverter: Sendable {
             defer { check?.cancel() }
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
-                if workers > 1, raw.count >= minimumBytesForWorkers { check = DistinctScalarCheck(parser) }
+                if workers > 1, raw.count >= minimumBytesForWorkers { check = DistinctScalarCheck.start(parser) }
                 let inputWidth = BinaryPropertyListObjectTable.width(for: max(parser.trailer.objectCount - 1, 0))
                 var refSize = inputWidth
                 var uniques = check == nil

@@ -16,10 +16,27 @@ public enum DeepStackThread {
     ///
     /// - Returns: false when no such thread could be created; the body has then not run.
     public static func run(stackSize: Int, _ body: @escaping () -> Void) -> Bool {
+        guard let thread = start(stackSize: stackSize, body) else { return false }
+        thread.join()
+        return true
+    }
+
+    /// A thread `start` began, to be joined once.
+    struct Started {
+        let thread: pthread_t
+
+        /// Waits for the thread's body to return.
+        func join() { pthread_join(thread, nil) }
+    }
+
+    /// Starts `body` on a new thread with `stackSize` bytes of stack (the system's default when
+    /// nil), without waiting: the caller must `join()` it. Nil when no such thread could be
+    /// created; the body has then not run.
+    static func start(stackSize: Int?, _ body: @escaping () -> Void) -> Started? {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
-        guard pthread_attr_setstacksize(&attributes, stackSize) == 0 else { return false }
+        if let stackSize, pthread_attr_setstacksize(&attributes, stackSize) != 0 { return nil }
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let status = pthread_create(&thread, &attributes, { raw in
@@ -29,9 +46,8 @@ public enum DeepStackThread {
         }, context)
         guard status == 0 else {
             Unmanaged<Box>.fromOpaque(context).release()
-            return false
+            return nil
         }
-        pthread_join(thread, nil)
-        return true
+        return Started(thread: thread)
     }
 }

@@ -1,5 +1,4 @@
 import CPrefetch
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -26,34 +25,42 @@ final class DistinctScalarCheck: @unchecked Sendable {
     }
 
     private let stop = Atomic<Bool>(false)
-    private let done = DispatchGroup()
-    /// Written by the checking thread before it leaves `done`, read only after waiting on it.
+    /// Written by the checking thread before it ends, read only after joining it.
     private var outcome = Outcome.cancelled
+    /// The checking thread until it is joined; touched only by the caller's thread.
+    private var thread: DeepStackThread.Started?
+
+    private init() {}
 
     /// Starts checking the file `parser` opened, on a thread of its own (not a shared pool's,
-    /// where a caller already running on the pool could wait for a thread that never comes).
+    /// where a caller already running on the pool could wait for a thread that never comes);
+    /// nil when no thread could be created, and the caller must find equal scalars itself.
     /// The bytes under the parser must stay until `result()` or `cancel()` has returned.
-    init(_ parser: BinaryPropertyListParser) {
+    static func start(_ parser: BinaryPropertyListParser) -> DistinctScalarCheck? {
+        let check = DistinctScalarCheck()
         let opened = CheckedParser(parser: parser)
-        done.enter()
-        let thread = Thread { [self] in
-            outcome = Self.check(opened.parser, stop: stop)
-            done.leave()
+        guard let thread = DeepStackThread.start(stackSize: nil, { check.outcome = Self.check(opened.parser, stop: check.stop) }) else {
+            return nil
         }
-        thread.name = "archivist.distinct-scalars"
-        thread.start()
+        check.thread = thread
+        return check
     }
 
     /// Waits for the check and gives its outcome.
     func result() -> Outcome {
-        done.wait()
+        join()
         return outcome
     }
 
     /// Asks the check to stop, and waits until its thread no longer reads the file.
     func cancel() {
         stop.store(true, ordering: .relaxed)
-        done.wait()
+        join()
+    }
+
+    private func join() {
+        thread?.join()
+        thread = nil
     }
 
     /// How many objects ahead of the one looked up the check hashes, and asks for their places

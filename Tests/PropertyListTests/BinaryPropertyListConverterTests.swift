@@ -60,7 +60,8 @@ func expectCheckedBinaryAgreesWithTheTree(_ data: Data, _ options: PropertyListR
 func distinctScalarCheck(_ data: Data) throws -> DistinctScalarCheck.Outcome {
     try data.withUnsafeBytes { raw in
         let parser = try BinaryPropertyListParser(raw, options: .default, sharing: .refused)
-        return DistinctScalarCheck(parser).result()
+        guard let check = DistinctScalarCheck.start(parser) else { throw PropertyListError(.malformed, "no thread for the check") }
+        return check.result()
     }
 }
 
