@@ -49,11 +49,12 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
 
     /// Numbers and writes collection `marker` (0xA, 0xC or 0xD) of `entries` entries, before its
     /// children; returns its index and where its `references` references start, for
-    /// `setReference`. Nil when the references would not fit in memory.
+    /// `setReference`. Nil when the builder is full (`isFull`) or the references would not fit
+    /// in memory.
     @inline(__always)
     mutating func beginCollection(_ marker: UInt8, entries: Int, references: Int) -> (index: Int, refs: Int)? {
         let (refBytes, overflow) = references.multipliedReportingOverflow(by: refSize)
-        guard !overflow, refBytes <= Int(UInt32.max) else { return nil }
+        guard !isFull, !overflow, refBytes <= Int(UInt32.max) else { return nil }
         let index = offsets.count
         offsets.append(UInt32(truncatingIfNeeded: out.bytes.length))
         out.bytes.reserve(BinaryPropertyListOutput.headerSize(count: entries))
@@ -119,13 +120,7 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         let offsetSize = BinaryPropertyListObjectTable.width(for: tableOffset)
         out.bytes.reserve(offsets.count * offsetSize + 32)
         for offset in offsets { out.writeBigEndianUnchecked(UInt64(offset), size: offsetSize) }
-        // Trailer: 5 unused bytes, sort version, offset size, ref size, count, top, table offset.
-        out.bytes.append(repeating: 0, count: 6)
-        out.bytes.append(UInt8(offsetSize))
-        out.bytes.append(UInt8(refSize))
-        out.writeBigEndian(UInt64(offsets.count), size: 8)
-        out.writeBigEndian(0, size: 8)
-        out.writeBigEndian(UInt64(tableOffset), size: 8)
+        out.writeTrailer(offsetSize: offsetSize, refSize: refSize, objectCount: offsets.count, tableOffset: tableOffset)
         return out.bytes
     }
 }

@@ -196,12 +196,6 @@ struct BinaryPropertyListObjectTable: ~Copyable {
             offset += size(of: slot, refSize: refSize)
             if let drain, out.bytes.length >= chunkSize { out.bytes.drain(drain) }
         }
-        // Trailer: 5 unused bytes, sort version, offset size, ref size, count, top, table offset.
-        out.bytes.append(repeating: 0, count: 6)
-        out.bytes.append(UInt8(offsetSize))
-        out.bytes.append(UInt8(refSize))
-        out.writeBigEndian(UInt64(slots.count), size: 8)
-        out.writeBigEndian(0, size: 8)
-        out.writeBigEndian(UInt64(layout.tableOffset), size: 8)
+        out.writeTrailer(offsetSize: offsetSize, refSize: refSize, objectCount: slots.count, tableOffset: layout.tableOffset)
     }
 }

@@ -35,6 +35,17 @@ struct BinaryPropertyListOutput: ~Copyable {
         }
     }
 
+    /// The trailer that ends a file: 5 unused bytes, the sort version, the offset and reference
+    /// widths, the object count, the top object (0) and where the offset table starts.
+    mutating func writeTrailer(offsetSize: Int, refSize: Int, objectCount: Int, tableOffset: Int) {
+        bytes.append(repeating: 0, count: 6)
+        bytes.append(UInt8(offsetSize))
+        bytes.append(UInt8(refSize))
+        writeBigEndian(UInt64(objectCount), size: 8)
+        writeBigEndian(0, size: 8)
+        writeBigEndian(UInt64(tableOffset), size: 8)
+    }
+
     /// The bytes `writeHeader` takes for `count`.
     static func headerSize(count: Int) -> Int {
         guard count >= 15 else { return 1 }

@@ -342,38 +342,37 @@ extension BinaryPropertyListParser {
     mutating func transcodeBinary(_ index: Int, depth: Int, into t: inout BinaryTranscoding) throws(PropertyListError) -> Int {
         let start = offset(index)
         let marker = bytes[start]
-        let refSize = trailer.objectRefSize
-        // More objects than references can name: the writer's own limit, far past any real file.
-        guard !t.file.isFull else { throw Self.needsTree }
         switch marker >> 4 {
         case 0xA, 0xC:
             let (count, refs) = try openArray(index, at: start, depth: depth)
             guard let (output, to) = t.file.beginCollection(marker >> 4, entries: count, references: count) else { throw Self.needsTree }
-            let width = t.file.refSize
-            let ahead = t.uniques ? Self.prefetchDistance : 0
-            for i in 0..<min(count, ahead) { prefetchPlace(of: ref(refs + i * refSize), in: &t) }
-            for i in 0..<count {
-                if i + ahead < count, ahead > 0 { prefetchPlace(of: ref(refs + (i + ahead) * refSize), in: &t) }
-                t.file.setReference(try transcodeBinary(ref(refs + i * refSize), depth: depth + 1, into: &t), at: to + i * width)
-            }
+            try transcodeBinaryChildren(count, refs: refs, to: to, depth: depth + 1, into: &t)
             leave(index)
             return output
         case 0xD:
             let (count, refs) = try openDictionary(index, at: start, depth: depth)
             guard let (output, to) = t.file.beginCollection(0xD, entries: count, references: 2 * count) else { throw Self.needsTree }
-            let width = t.file.refSize
             try addBinaryKeys(count: count, refs: refs, to: to, into: &t)
-            let values = refs + count * refSize, valuesTo = to + count * width
-            let ahead = t.uniques ? Self.prefetchDistance : 0
-            for i in 0..<min(count, ahead) { prefetchPlace(of: ref(values + i * refSize), in: &t) }
-            for i in 0..<count {
-                if i + ahead < count, ahead > 0 { prefetchPlace(of: ref(values + (i + ahead) * refSize), in: &t) }
-                t.file.setReference(try transcodeBinary(ref(values + i * refSize), depth: depth + 1, into: &t), at: valuesTo + i * width)
-            }
+            try transcodeBinaryChildren(count, refs: refs + count * trailer.objectRefSize, to: to + count * t.file.refSize,
+                                        depth: depth + 1, into: &t)
             leave(index)
             return output
         default:
             return try transcodeBinaryScalar(index, at: start, into: &t)
+        }
+    }
+
+    /// Numbers and writes the `count` children whose references start at `refs`, and writes
+    /// their output references at `to`: an array's entries, or a dictionary's values.
+    @inline(__always)
+    mutating func transcodeBinaryChildren(_ count: Int, refs: Int, to: Int, depth: Int, into t: inout BinaryTranscoding) throws(PropertyListError) {
+        let refSize = trailer.objectRefSize, width = t.file.refSize, ahead = Self.prefetchDistance
+        if t.uniques {
+            for i in 0..<min(count, ahead) { prefetchPlace(of: ref(refs + i * refSize), in: &t) }
+        }
+        for i in 0..<count {
+            if t.uniques, i + ahead < count { prefetchPlace(of: ref(refs + (i + ahead) * refSize), in: &t) }
+            t.file.setReference(try transcodeBinary(ref(refs + i * refSize), depth: depth, into: &t), at: to + i * width)
         }
     }
 
@@ -445,6 +444,7 @@ extension BinaryPropertyListParser {
         let kind = try checkScalar(index, at: start)
         let known = t.scalarIndexes[index]
         if known >= 0 { return Int(known) }
+        // More objects than references can name: the writer's own limit, far past any real file.
         guard !t.file.isFull else { throw Self.needsTree }
         let from = t.file.scalarStart
         try writeBinaryScalar(at: start, kind: kind, into: &t.file.out)
