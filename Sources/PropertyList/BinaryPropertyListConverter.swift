@@ -130,7 +130,19 @@ public struct BinaryPropertyListConverter: Sendable {
         }
     }
 
+    /// Writes the binary file into `output` as it is laid out, a few megabytes at a time
+    /// (`handingOnEvery` bytes, about), so that a file's disk can start on it while the rest is
+    /// read: references are filled in after their collection was handed on, and the places
+    /// they changed written again at the end. Returns false when the walk does not take the
+    /// file (see `transcodedXML`); `output` may then hold part of it, for the caller to discard.
+    /// Should the file need writing again (see `walkBinary`), `output` is emptied first.
+    public func transcodeBinary(_ data: Data, into output: some PositionedOutput, handingOnEvery: Int = 4 << 20) -> Bool {
+        walkBinary(data, progressive: output, handOnEvery: handingOnEvery) { _ in }
+    }
+
     /// Writes the file anew and hands it to `body`; false when the walk does not take the file.
+    /// With `progressive`, the file is also written there as it is laid out (see
+    /// `transcodeBinary(_:into:handingOnEvery:)`).
     ///
     /// With more than one worker and an input of `minimumBytesForWorkers` or more, a second
     /// thread checks that no two input objects hold equal scalars (`DistinctScalarCheck`) while
@@ -142,7 +154,8 @@ public struct BinaryPropertyListConverter: Sendable {
     /// objects need a smaller width (unreached objects, equal scalars stored apart), the file is
     /// written a second time with it.
     @discardableResult
-    func walkBinary(_ data: Data, _ body: (consuming OutputBuffer) -> Void) -> Bool {
+    func walkBinary(_ data: Data, progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20,
+                    _ body: (consuming OutputBuffer) -> Void) -> Bool {
         guard data.count <= options.maximumInputSize else { return false }
         return data.withUnsafeBytes { raw -> Bool in
             var check: DistinctScalarCheck?
@@ -156,8 +169,12 @@ public struct BinaryPropertyListConverter: Sendable {
                 var uniques = check == nil
                 // At most three walks: without uniquing, with it, and with a narrower width.
                 for attempt in 0..<3 {
-                    if attempt > 0 { parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused) }
-                    var transcoding = BinaryPropertyListParser.BinaryTranscoding(parser.trailer, refSize: refSize, uniques: uniques)
+                    if attempt > 0 {
+                        parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
+                        progressive?.discardWritten()
+                    }
+                    var transcoding = BinaryPropertyListParser.BinaryTranscoding(parser.trailer, refSize: refSize, uniques: uniques,
+                                                                                  progressive: progressive, handOnEvery: handOnEvery)
                     _ = try parser.transcodeBinary(parser.trailer.topObject, depth: 0, into: &transcoding)
                     if !uniques, check?.result() != .distinct {
                         uniques = true

@@ -23,12 +23,28 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     let places: ScalarTable
     /// The bytes of each reference.
     let refSize: Int
+    /// Where the file is handed on as it grows, when it is: the bytes before `handedOn` have
+    /// been written there, and a reference set before `handedOn` afterwards marks its page in
+    /// `patchedPages`, to be written again by `finish()`.
+    let progressive: (any PositionedOutput)?
+    /// The file is handed on each time it has grown by this many bytes, at the next collection.
+    let handOnEvery: Int
+    private(set) var handedOn = 0
+    /// One bit per 4 KiB page before `handedOn`: set when a reference in it changed after the
+    /// page was handed on.
+    private var patchedPages: [UInt64] = []
+    static let pageShift = 12
 
     /// A builder for about `expectedOffsets` objects, `expectedObjects` of them looked up in the
     /// uniquing table (none when the caller numbers scalars with `numberScalar`), in about
     /// `expectedBytes` bytes, with references of `refSize` bytes (1, 2, 4 or 8).
-    init(expectedObjects: Int, expectedOffsets: Int, expectedBytes: Int, refSize: Int) {
+    /// With `progressive`, the file is also written there as it grows, every `handOnEvery`
+    /// bytes or so, and whole by `finish()`.
+    init(expectedObjects: Int, expectedOffsets: Int, expectedBytes: Int, refSize: Int,
+         progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20) {
         self.refSize = refSize
+        self.progressive = progressive
+        self.handOnEvery = max(handOnEvery, 1)
         places = ScalarTable(expected: expectedObjects)
         out = BinaryPropertyListOutput(capacity: max(expectedBytes, 1 << 16))
         out.bytes.append("bplist00")
@@ -55,6 +71,9 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     mutating func beginCollection(_ marker: UInt8, entries: Int, references: Int) -> (index: Int, refs: Int)? {
         let (refBytes, overflow) = references.multipliedReportingOverflow(by: refSize)
         guard !isFull, !overflow, refBytes <= Int(UInt32.max) else { return nil }
+        // Between objects, every byte so far is final but for references still to be set,
+        // which `setReference` marks: a place to hand the file on.
+        if progressive != nil, out.bytes.length &- handedOn >= handOnEvery { handOn() }
         let index = offsets.count
         offsets.append(UInt32(truncatingIfNeeded: out.bytes.length))
         out.bytes.reserve(BinaryPropertyListOutput.headerSize(count: entries))
@@ -75,6 +94,27 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         case 4: to.storeBytes(of: UInt32(truncatingIfNeeded: v).bigEndian, as: UInt32.self)
         default: to.storeBytes(of: v.bigEndian, as: UInt64.self)
         }
+        if position < handedOn { markPatched(position) }
+    }
+
+    /// Hands the bytes written since the last time on to `progressive`.
+    @inline(never)
+    private mutating func handOn() {
+        guard let progressive else { return }
+        let length = out.bytes.length
+        progressive.write(UnsafeRawBufferPointer(start: out.bytes.base + handedOn, count: length - handedOn), at: handedOn)
+        handedOn = length
+        let words = ((length >> Self.pageShift) >> 6) + 1
+        if patchedPages.count < words { patchedPages.append(contentsOf: repeatElement(0, count: words - patchedPages.count)) }
+    }
+
+    /// Marks the pages of the reference at `position`, already handed on, to be written again.
+    @inline(never)
+    private mutating func markPatched(_ position: Int) {
+        // A reference lies wholly before `handedOn`, in one page or across two.
+        let first = position >> Self.pageShift, last = (position + refSize - 1) >> Self.pageShift
+        patchedPages[first >> 6] |= 1 << UInt64(first & 63)
+        patchedPages[last >> 6] |= 1 << UInt64(last & 63)
     }
 
     /// Where the next scalar's encoding begins.
@@ -121,6 +161,27 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         out.bytes.reserve(offsets.count * offsetSize + 32)
         for offset in offsets { out.writeBigEndianUnchecked(UInt64(offset), size: offsetSize) }
         out.writeTrailer(offsetSize: offsetSize, refSize: refSize, objectCount: offsets.count, tableOffset: tableOffset)
+        if let progressive { handOnTheRest(to: progressive) }
         return out.bytes
+    }
+
+    /// Writes what `progressive` has not had yet: the bytes after `handedOn`, and each run of
+    /// pages before it whose references changed since.
+    private func handOnTheRest(to progressive: any PositionedOutput) {
+        let length = out.bytes.length
+        progressive.write(UnsafeRawBufferPointer(start: out.bytes.base + handedOn, count: length - handedOn), at: handedOn)
+        var page = 0
+        let pages = (handedOn + (1 << Self.pageShift) - 1) >> Self.pageShift
+        while page < pages {
+            guard patchedPages[page >> 6] & (1 << UInt64(page & 63)) != 0 else {
+                page += 1
+                continue
+            }
+            var end = page + 1
+            while end < pages, patchedPages[end >> 6] & (1 << UInt64(end & 63)) != 0 { end += 1 }
+            let from = page << Self.pageShift, to = min(end << Self.pageShift, handedOn)
+            progressive.write(UnsafeRawBufferPointer(start: out.bytes.base + from, count: to - from), at: from)
+            page = end
+        }
     }
 }

@@ -326,13 +326,16 @@ extension BinaryPropertyListParser {
 
         /// For a walk of `trailer`'s file, writing references of `refSize` bytes: without
         /// expansion, the output holds no more objects and hardly more bytes than the input.
-        init(_ trailer: BinaryPropertyListTrailer, refSize: Int, uniques: Bool) {
+        /// With `progressive`, the file is handed on there as it is written (see
+        /// `BinaryPropertyListFileBuilder`).
+        init(_ trailer: BinaryPropertyListTrailer, refSize: Int, uniques: Bool,
+             progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20) {
             self.uniques = uniques
             scalarIndexes = HugePages.array(repeating: -1, count: trailer.objectCount)
             file = BinaryPropertyListFileBuilder(expectedObjects: uniques ? trailer.objectCount : 0,
                                                  expectedOffsets: trailer.objectCount,
                                                  expectedBytes: trailer.offsetTableOffset + trailer.offsetTableOffset / 16,
-                                                 refSize: refSize)
+                                                 refSize: refSize, progressive: progressive, handOnEvery: handOnEvery)
         }
     }
 

@@ -22,17 +22,17 @@ public enum DeepStackThread {
     }
 
     /// A thread `start` began, to be joined once.
-    struct Started {
+    public struct Started {
         let thread: pthread_t
 
         /// Waits for the thread's body to return.
-        func join() { pthread_join(thread, nil) }
+        public func join() { pthread_join(thread, nil) }
     }
 
     /// Starts `body` on a new thread with `stackSize` bytes of stack (the system's default when
     /// nil), without waiting: the caller must `join()` it. Nil when no such thread could be
     /// created; the body has then not run.
-    static func start(stackSize: Int?, _ body: @escaping () -> Void) -> Started? {
+    public static func start(stackSize: Int?, _ body: @escaping () -> Void) -> Started? {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }

@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// An open `OutputFile`: standard output, a file being written beside its destination, or a
 /// device or pipe named with -o.
@@ -25,6 +26,10 @@ final class OutputSink {
     /// handed to the disk (see `startWriteback`).
     private var written = 0
     private var writebackStart = 0
+    /// Syncs a large file's data while it is written; started at its first `writebackChunk`.
+    private var backgroundSync: BackgroundFileSync?
+    /// Whether a thread to start it was looked for: once is enough.
+    private var triedBackgroundSync = false
 
     init(_ output: OutputFile) throws(CommandFailure) {
         self.output = output
@@ -169,6 +174,50 @@ final class OutputSink {
     /// A file's pages are handed to the disk every this many bytes.
     static let writebackChunk = 8 << 20
 
+    /// Writes `bytes` at `offset` of a file written beside its destination, over whatever is
+    /// there: for a writer that lays a file out as it goes and fills in places later
+    /// (`BinaryPropertyListConverter.transcodeBinary(_:to:)`). Like `write`, it never throws; the
+    /// first failure is reported by `commit()`.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+        guard temporaryPath != nil else {
+            failure = failure ?? ESPIPE
+            return
+        }
+        flush()
+        guard failure == nil, let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
+            if n > 0 {
+                done += n
+            } else if n < 0, errno == EINTR {
+                continue
+            } else {
+                failure = n < 0 ? errno : EIO
+                return
+            }
+        }
+        if offset + done > written {
+            written = offset + done
+            if written - writebackStart >= Self.writebackChunk { startWriteback() }
+        }
+    }
+
+    /// Drops everything written to a file beside its destination, for a writer that starts
+    /// the file again.
+    func discardWritten() {
+        guard temporaryPath != nil else {
+            failure = failure ?? ESPIPE
+            return
+        }
+        buffer.removeAll(keepingCapacity: true)
+        guard failure == nil else { return }
+        if ftruncate(fd, 0) != 0 { failure = errno }
+        if lseek(fd, 0, SEEK_SET) < 0, failure == nil { failure = errno }
+        written = 0
+        writebackStart = 0
+    }
+
     /// `sync_file_range(2)`, which glibc has but the Glibc module leaves out: found at run time.
     private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
         guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
@@ -176,12 +225,24 @@ final class OutputSink {
     }()
 
     /// Starts writing the pages written since the last call to the disk, without waiting for
-    /// them (`SYNC_FILE_RANGE_WRITE`): the disk then works while the rest is produced, and the
-    /// `fsync` of `commit()` waits only for the last few megabytes. Durability still rests on
-    /// that `fsync`; this only starts the work sooner.
+    /// them (`SYNC_FILE_RANGE_WRITE`), and asks `BackgroundFileSync` to sync them: the disk
+    /// then works while the rest is produced, and the `fsync` of `commit()` waits only for the
+    /// last few megabytes. Durability still rests on that `fsync`; this only starts the work
+    /// sooner.
     private func startWriteback() {
         _ = Self.syncFileRange?(fd, Int64(writebackStart), Int64(written - writebackStart), 2)
         writebackStart = written
+        if !triedBackgroundSync {
+            triedBackgroundSync = true
+            backgroundSync = BackgroundFileSync.start(fd: fd)
+        }
+        backgroundSync?.request()
+    }
+
+    /// Stops the background syncs; the error of one that failed, if any.
+    private func finishBackgroundSync() -> Int32? {
+        defer { backgroundSync = nil }
+        return backgroundSync?.finish()
     }
 
     // MARK: Ending
@@ -200,6 +261,10 @@ final class OutputSink {
         guard let temporaryPath, let destination else {
             if fd != STDOUT_FILENO { close(fd) }
             return
+        }
+        if let code = finishBackgroundSync() {
+            discardTemporary()
+            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(code))")
         }
         if fsync(fd) != 0 {
             let code = errno
@@ -238,7 +303,13 @@ final class OutputSink {
 
     private func discardTemporary() {
         guard let temporaryPath else { return }
+        // The syncing thread uses the descriptor: it must be done before the number is freed.
+        _ = finishBackgroundSync()
         close(fd)
         unlink(temporaryPath)
     }
 }
+
+/// A file beside its destination takes positioned writes (`write(_:at:)`); any other output
+/// fails on the first.
+extension OutputSink: PositionedOutput {}

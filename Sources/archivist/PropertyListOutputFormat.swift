@@ -22,7 +22,8 @@ enum PropertyListOutputFormat: String, ExpressibleByArgument, CaseIterable {
     }
 
     /// Writes a binary property list in this format straight from its objects
-    /// (`BinaryPropertyListConverter`): into a file as it is produced, to standard output once
+    /// (`BinaryPropertyListConverter`): into a file as it is produced (binary output a few
+    /// megabytes at a time, its references filled in afterwards), to standard output once
     /// whole. False, with nothing written, when the input is not binary, this format is not XML
     /// or binary, or the converter does not take the file: the caller then reads the value and
     /// writes it, which reports any error.
@@ -33,8 +34,9 @@ enum PropertyListOutputFormat: String, ExpressibleByArgument, CaseIterable {
         let sink = try OutputSink(destination)
         let done: Bool
         if sink.isTemporaryFile {
-            // A file beside its destination, which abandoning leaves as if never written.
-            done = self == .xml ? converter.transcodeXML(data) { sink.write($0) } : converter.transcodeBinary(data) { sink.write($0) }
+            // A file beside its destination, which abandoning leaves as if never written:
+            // written as it is produced, so that the disk works beside the converter.
+            done = self == .xml ? converter.transcodeXML(data) { sink.write($0) } : converter.transcodeBinary(data, into: sink)
         } else if let whole = self == .xml ? converter.transcodedXML(data) : converter.transcodedBinary(data) {
             sink.write(whole)
             done = true

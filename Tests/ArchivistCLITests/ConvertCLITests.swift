@@ -3,15 +3,17 @@ import Testing
 import PropertyList
 
 /// `convert` of a binary property list to XML or binary writes it straight from its objects
-/// (`BinaryPropertyListConverter`), into a file a megabyte at a time; whatever the converter
-/// does not take goes through the tree as before. Either way the bytes, the messages and the
-/// files left behind must be the tree path's.
+/// (`BinaryPropertyListConverter`), into a file as it is produced (binary laid out a few
+/// megabytes at a time, its references filled in afterwards), syncing it beside the writing
+/// from 8 MB on; whatever the converter does not take goes through the tree as before. Either
+/// way the bytes, the messages and the files left behind must be the tree path's.
 @Suite struct ConvertCLITests {
-    /// A binary property list of a few megabytes: records of every common kind, so that a file
-    /// output is handed on in several pieces, and XML written by several threads.
+    /// A binary property list of some megabytes: records of every common kind, so that a file
+    /// output is handed on in several pieces and synced beside the writing (past 8 MB, in
+    /// either format), and XML written by several threads.
     static let records: (path: String, value: PropertyListValue) = {
         var records: [PropertyListValue] = []
-        for n in 0..<20_000 {
+        for n in 0..<80_000 {
             var d = PropertyListDictionary()
             d.append(key: "name", value: .string(n % 4 == 0 ? "Zürich \(n)" : "item \(n)"))
             d.append(key: "count", value: .integer(PropertyListInteger(n * 31 - 9_000)))
@@ -31,7 +33,8 @@ import PropertyList
     func aLargeBinaryFileConvertsToTheTreesBytesIntoAFileAndOntoStandardOutput(_ format: String) throws {
         let (path, value) = Self.records
         let expected = format == "xml" ? try XMLPropertyListWriter().write(value) : BinaryPropertyListWriter().write(value)
-        #expect(expected.count > 2 << 20)
+        // Past the 8 MB at which the file is first synced beside the writing.
+        #expect(expected.count > 8 << 20)
         // Large enough for XML to be written by several threads where there are processors for them.
         let inputSize = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         #expect(inputSize >= BinaryPropertyListConverter().minimumBytesForWorkers)

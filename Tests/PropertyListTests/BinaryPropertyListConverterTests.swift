@@ -37,6 +37,7 @@ func expectConverterAgreesWithTheTree(_ data: Data, _ options: PropertyListReadO
     let streamed = converter.transcodeBinary(data, chunkSize: 64) { streamedBinary.append(contentsOf: $0) }
     #expect(streamed == (binary != nil), sourceLocation: sourceLocation)
     if streamed { #expect(Conversion.written(streamedBinary) == treeBinary, "binary handed on in chunks, but the tree path gives \(treeBinary)", sourceLocation: sourceLocation) }
+    expectPositionedBinaryAgreesWithTheTree(data, converter, treeBinary: treeBinary, oneWalkTook: binary != nil, sourceLocation: sourceLocation)
     #expect(Conversion { () throws(PropertyListError) in try converter.xml(data) } == treeXML, sourceLocation: sourceLocation)
     #expect(Conversion { () throws(PropertyListError) in try converter.binary(data) } == treeBinary, sourceLocation: sourceLocation)
     expectXMLInPiecesAgreesWithTheTree(data, options, treeXML: treeXML, oneWalkTook: xml != nil, sourceLocation: sourceLocation)
@@ -54,6 +55,22 @@ func expectCheckedBinaryAgreesWithTheTree(_ data: Data, _ options: PropertyListR
     if let binary { #expect(Conversion.written(binary) == treeBinary, "binary written beside the check, but the tree path gives \(treeBinary)", sourceLocation: sourceLocation) }
     #expect(oneWalkTook == (binary != nil), "one walk took the file: \(oneWalkTook); beside the check: \(binary != nil)", sourceLocation: sourceLocation)
     #expect(Conversion { () throws(PropertyListError) in try checked.binary(data) } == treeBinary, sourceLocation: sourceLocation)
+    expectPositionedBinaryAgreesWithTheTree(data, checked, treeBinary: treeBinary, oneWalkTook: oneWalkTook, sourceLocation: sourceLocation)
+}
+
+/// Binary handed on to a file as it is laid out (at every collection, and every 64 bytes),
+/// with references filled in afterwards written again, must leave the file the tree writes.
+func expectPositionedBinaryAgreesWithTheTree(_ data: Data, _ converter: BinaryPropertyListConverter, treeBinary: Conversion, oneWalkTook: Bool,
+                                             sourceLocation: SourceLocation = #_sourceLocation) {
+    for every in [1, 64] {
+        let output = RecordingPositionedOutput()
+        let took = converter.transcodeBinary(data, into: output, handingOnEvery: every)
+        #expect(took == oneWalkTook, "handing on every \(every) bytes, the walk took the file: \(took)", sourceLocation: sourceLocation)
+        if took {
+            #expect(Conversion.written(Data(output.bytes)) == treeBinary,
+                    "binary handed on every \(every) bytes, but the tree path gives \(treeBinary)", sourceLocation: sourceLocation)
+        }
+    }
 }
 
 /// What `DistinctScalarCheck` finds in `data`.
@@ -167,6 +184,27 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         let trailerBytes = Array(rewritten.suffix(32))
         #expect(trailerBytes[7] == 1, "one-byte references")
         #expect(trailerBytes[8..<16].reduce(0) { $0 << 8 | Int($1) } == 2, "two objects")
+        // Handed on as it was laid out, the first file is dropped and the second written whole.
+        let output = RecordingPositionedOutput()
+        #expect(BinaryPropertyListConverter().transcodeBinary(Data(file), into: output, handingOnEvery: 1))
+        #expect(output.discards == 1)
+        #expect(Data(output.bytes) == rewritten)
+    }
+
+    /// Records handed on to a file every 256 bytes: the top array's references, set as each
+    /// record is written, land in pages already handed on and are written again; the file ends
+    /// as the one written whole in memory.
+    @Test func aFileHandedOnAsItIsLaidOutHasItsLaterReferencesWrittenAgain() throws {
+        let data = XMLInPiecesTests.records(3_000, underKeys: false)
+        let whole = try #require(BinaryPropertyListConverter(workers: 1).transcodedBinary(data))
+        for workers in [1, 2] {
+            let output = RecordingPositionedOutput()
+            #expect(BinaryPropertyListConverter(workers: workers, minimumBytesForWorkers: 0).transcodeBinary(data, into: output, handingOnEvery: 256))
+            #expect(Data(output.bytes) == whole)
+            #expect(output.discards == 0, "our writer's file passes the check: written once")
+            #expect(output.writes.count > whole.count / 256 / 2, "handed on as it grew: \(output.writes.count) writes")
+            #expect(output.rewroteAPlace)
+        }
     }
 
     /// An object no reference reaches, equal to one that is reached: the check cannot tell, and
@@ -184,6 +222,11 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         #expect(try distinctScalarCheck(Data(file)) == .equalScalars)
         let taken = expectConverterAgreesWithTheTree(Data(file))
         #expect(taken.binaryTranscoded)
+        // Handed on as it was laid out, the walk without the table is dropped.
+        let output = RecordingPositionedOutput()
+        #expect(BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0).transcodeBinary(Data(file), into: output, handingOnEvery: 1))
+        #expect(output.discards == 1)
+        #expect(Data(output.bytes) == (try BinaryPropertyListConverter(workers: 1).binary(Data(file))))
     }
 
     /// Objects the reader refuses are skipped by the check (a walk that reaches one stops), so

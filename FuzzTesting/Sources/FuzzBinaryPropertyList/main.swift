@@ -6,7 +6,7 @@ import PropertyList
 /// and `validate`, which must agree with it), `BinaryPropertyListConverter` (whose XML and binary
 /// must be the writers' bytes for the value read whenever it takes the file, XML written by one
 /// thread and by two in pieces alike, binary with uniquing and beside `DistinctScalarCheck`
-/// alike), then
+/// alike, and handed on to a file as it is laid out), then
 /// what `print` and `convert` do with a value read (pretty printer, binary, XML and JSON
 /// writers), since shared references can make a small file stand for a large tree.
 /// Any thrown error is a pass; a crash, hang, leak or large allocation is a finding.
@@ -27,6 +27,14 @@ public func fuzzBinaryPropertyList(_ start: UnsafePointer<UInt8>?, _ count: Int)
     precondition(transcodedXML == nil || xmlInPieces == transcodedXML, "XML written in pieces differs from one walk's, or was refused")
     let binaryBesideCheck = threaded.transcodedBinary(data)
     precondition(binaryBesideCheck == transcodedBinary, "binary written beside the scalar check differs from the uniquing walk's, or only one took the file")
+    // Laid out into a file as it goes (every 16 bytes, so that small inputs too have references
+    // filled in after their collection was handed on), with uniquing and beside the check.
+    for converter in [BinaryPropertyListConverter(), threaded] {
+        let file = FileInMemory()
+        let took = converter.transcodeBinary(data, into: file, handingOnEvery: 16)
+        precondition(took == (transcodedBinary != nil), "binary handed on as it is laid out took a file one walk does not, or the reverse")
+        if took { precondition(Data(file.bytes) == transcodedBinary, "binary handed on as it is laid out differs from the walk's") }
+    }
     guard let value = read else {
         precondition(transcodedXML == nil && transcodedBinary == nil && xmlInPieces == nil,
                      "the converter took a file the reader refuses: \(String(describing: readError))")
@@ -40,6 +48,18 @@ public func fuzzBinaryPropertyList(_ start: UnsafePointer<UInt8>?, _ count: Int)
     if let xmlInPieces { precondition(xmlInPieces == xml, "the XML written in pieces differs from the writer's") }
     _ = try? JSONPropertyListWriter().write(value)
     return 0
+}
+
+/// What a file would hold after `transcodeBinary(_:into:)`'s positioned writes.
+final class FileInMemory: PositionedOutput {
+    var bytes: [UInt8] = []
+
+    func write(_ chunk: UnsafeRawBufferPointer, at offset: Int) {
+        if bytes.count < offset + chunk.count { bytes.append(contentsOf: repeatElement(0, count: offset + chunk.count - bytes.count)) }
+        bytes.replaceSubrange(offset..<offset + chunk.count, with: chunk)
+    }
+
+    func discardWritten() { bytes = [] }
 }
 
 // SwiftPM makes this top-level code the program's `main`; it hands over to libFuzzer.
