@@ -110,7 +110,7 @@ extension KeyedArchive {
         let size = count(data.count, "byte")
         if let payload { return "\(size), \(payload)" }
         guard !data.isEmpty else { return size }
-        let shown = data.prefix(16).map { String(format: "%02x", $0) }.joined()
+        let shown = HexText.lowercase(data.prefix(16))
         return "\(size) <\(shown)\(data.count > 16 ? "…" : "")>"
     }
 

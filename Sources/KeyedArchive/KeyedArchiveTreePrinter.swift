@@ -91,11 +91,14 @@ extension KeyedArchiveTreePrinter {
         var printed: [Bool]
         var onPath: [Bool]
         var stack: [Work] = []
-        /// Summaries by UID: a shared data object is identified once, not at every reference.
+        /// Summaries by UID: a shared data object is identified once, not at every reference
+        /// (see `cachedSummary`).
         var summaries: [Int: String] = [:]
         /// Where the text goes once `out` passes `chunkSize`; nil keeps it all in `out`.
         var emit: ((UnsafeRawBufferPointer) -> Void)?
         var chunkSize = 1 << 20
+        /// The indentation of the first levels, made once rather than for every line.
+        let indents: [String]
 
         init(printer: KeyedArchiveTreePrinter, archive: KeyedArchive, nesting: Int) {
             self.printer = printer
@@ -103,6 +106,7 @@ extension KeyedArchiveTreePrinter {
             self.nesting = nesting
             printed = Array(repeating: false, count: archive.objects.count)
             onPath = Array(repeating: false, count: archive.objects.count)
+            indents = (0...min(max(printer.maximumIndentation, 0), 16)).map { String(repeating: printer.indentUnit, count: $0) }
         }
 
         func paint(_ text: String, _ code: String) -> String {
@@ -110,6 +114,7 @@ extension KeyedArchiveTreePrinter {
         }
 
         func indent(_ depth: Int) -> String {
+            if depth < indents.count { return indents[depth] }
             guard depth > printer.maximumIndentation else { return String(repeating: printer.indentUnit, count: depth) }
             return String(repeating: printer.indentUnit, count: printer.maximumIndentation) + paint("[\(depth)]", "2") + " "
         }
@@ -181,7 +186,14 @@ extension KeyedArchiveTreePrinter {
                 return
             }
             printed[uid] = true
-            out += head + paint("#\(uid)", "35") + " " + classText(object, showsWrittenName: true) + summary + suffix + "\n"
+            // Appended piece by piece: a million lines, each joined first, cost a string each.
+            out += head
+            out += paint("#\(uid)", "35")
+            out += " "
+            out += classText(object, showsWrittenName: true)
+            out += summary
+            out += suffix
+            out += "\n"
             let childDepth = depth + 1
             var children: [Work] = []
             switch object.content {
@@ -230,7 +242,10 @@ extension KeyedArchiveTreePrinter {
                 out += head + paint(KeyedArchive.dataSummary(data, options: printer.nested.readOptions.propertyList), "36") + suffix + "\n"
                 if let lines = expandedLines(data) { stack.append(.block(lines, depth: depth + 1)) }
             default:
-                out += head + scalarText(plist) + suffix + "\n"
+                out += head
+                out += scalarText(plist)
+                out += suffix
+                out += "\n"
             }
         }
 
@@ -263,7 +278,14 @@ extension KeyedArchiveTreePrinter {
             return text
         }
 
+        /// The summary of `object`, remembered for data (whose payload is identified) and
+        /// URLs and attributed strings (resolved through other objects); the rest are quicker
+        /// to say again than to look up, and a large archive holds a million of them.
         mutating func cachedSummary(_ object: ArchivedObject) -> String {
+            switch object.content {
+            case .data, .url, .attributedString: break
+            default: return summaryText(object)
+            }
             if let known = summaries[object.uid] { return known }
             let text = summaryText(object)
             summaries[object.uid] = text
@@ -291,7 +313,7 @@ extension KeyedArchiveTreePrinter {
             case .uid(let u): paint("<CF$UID \(u)>", "35")
             case .null: paint("null", "35")
             case .invalidUTF16String(let units):
-                paint("<invalid UTF-16: " + units.map { String(format: "%04X", $0) }.joined(separator: " ") + ">", "31")
+                paint("<invalid UTF-16: " + units.map(HexText.uppercase).joined(separator: " ") + ">", "31")
             case .data(let d): paint(KeyedArchive.dataSummary(d, options: printer.nested.readOptions.propertyList), "36")
             case .array, .dictionary, .set: value.typeName
             }
@@ -318,7 +340,10 @@ extension KeyedArchiveTreePrinter {
 
         /// A field key, quoted only when it would not read as one word.
         func fieldLabel(_ key: String) -> String {
-            let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { !$0.properties.isWhitespace && $0.value >= 0x20 && $0 != "=" && $0 != "\"" }
+            // Printable ASCII but `=` and `"` is one word (the usual key, answered without looking
+            // up each scalar's properties); anything else is checked scalar by scalar.
+            let ascii = key.utf8.allSatisfy { $0 > 0x20 && $0 <= 0x7F && $0 != UInt8(ascii: "=") && $0 != UInt8(ascii: "\"") }
+            let plain = !key.isEmpty && (ascii || key.unicodeScalars.allSatisfy { !$0.properties.isWhitespace && $0.value >= 0x20 && $0 != "=" && $0 != "\"" })
             return paint(plain ? key : PropertyListPrettyPrinter.quoted(key), "34") + " = "
         }
 

@@ -96,6 +96,24 @@ public struct GregorianDateTime: Sendable, Hashable {
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, as XML property lists spell dates.
     public var iso8601: String {
+        if (0...9999).contains(year), [month, day, hour, minute, second].allSatisfy({ (0...99).contains($0) }) {
+            // Fixed widths: written into 20 bytes, without a string per field.
+            var text = [UInt8](repeating: 0, count: 20)
+            func put(_ v: Int, _ width: Int, at end: Int) {
+                var v = v
+                for i in stride(from: end - 1, through: end - width, by: -1) {
+                    text[i] = UInt8(48 + v % 10)
+                    v /= 10
+                }
+            }
+            put(year, 4, at: 4); text[4] = UInt8(ascii: "-")
+            put(month, 2, at: 7); text[7] = UInt8(ascii: "-")
+            put(day, 2, at: 10); text[10] = UInt8(ascii: "T")
+            put(hour, 2, at: 13); text[13] = UInt8(ascii: ":")
+            put(minute, 2, at: 16); text[16] = UInt8(ascii: ":")
+            put(second, 2, at: 19); text[19] = UInt8(ascii: "Z")
+            return String(decoding: text, as: UTF8.self)
+        }
         func pad(_ v: Int, _ width: Int) -> String {
             let s = String(v)
             return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s

@@ -39,6 +39,10 @@ public struct PropertyListPrettyPrinter: Sendable {
 
     /// A string quoted and escaped so that control characters and quotes stay visible.
     public static func quoted(_ s: String) -> String {
+        // Most strings have nothing to escape: quoted whole, not a scalar at a time.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + s + "\""
+        }
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -49,7 +53,7 @@ public struct PropertyListPrettyPrinter: Sendable {
             case "\r": out += "\\r"
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\u%04X", scalar.value)
+                    out += "\\u" + HexText.uppercase(UInt16(truncatingIfNeeded: scalar.value))
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
@@ -68,7 +72,7 @@ public struct PropertyListPrettyPrinter: Sendable {
     }
 
     public static func dataText(_ data: Data, limit: Int = 64) -> String {
-        let shown = data.prefix(limit).map { String(format: "%02x", $0) }.joined()
+        let shown = HexText.lowercase(data.prefix(limit))
         return "{length = \(data.count), bytes = 0x\(shown)\(data.count > limit ? "..." : "")}"
     }
 
@@ -76,7 +80,7 @@ public struct PropertyListPrettyPrinter: Sendable {
         switch value {
         case .string(let s): return paint(Self.quoted(s), "32")
         case .invalidUTF16String(let u):
-            return paint("<invalid UTF-16: " + u.map { String(format: "%04X", $0) }.joined(separator: " ") + ">", "31")
+            return paint("<invalid UTF-16: " + u.map(HexText.uppercase).joined(separator: " ") + ">", "31")
         case .integer(let i): return paint(i.description, "33")
         case .real(let r): return paint(Self.realText(r), "33")
         case .bool(let b): return paint(b ? "true" : "false", "35")

@@ -31,6 +31,25 @@ import PropertyList
         #expect(pieces.allSatisfy { $0.utf8.count < 400 })
     }
 
+    /// DOT strings are escaped byte by byte; they must be what escaping scalar by scalar gave:
+    /// quotes, backslashes and line breaks escaped, other control characters and DEL dropped,
+    /// everything else kept.
+    @Test(arguments: ["", "#3 NSString", "#4 NSData\n12 bytes <00ff>", "say \"hi\" \\l", "tab\there\u{0}\u{7F}\r",
+                      "Zürich 日本語 😀\n\u{85}\u{2028}"])
+    func dotStringsAreWhatScalarByScalarEscapingGives(_ text: String) {
+        var expected = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": expected += "\\\""
+            case "\\": expected += "\\\\"
+            case "\n": expected += "\\n"
+            default: if scalar.value >= 0x20 && scalar.value != 0x7F { expected.unicodeScalars.append(scalar) }
+            }
+        }
+        expected += "\""
+        #expect(KeyedArchiveDotExporter.quoted(text) == expected)
+    }
+
     @Test func quotesBackslashesAndLineBreaksInLabelsAreEscaped() throws {
         let archive = try TestArchive.decode([
             TestArchive.object(3, [("say \"hi\"", .uid(2))]),

@@ -43,6 +43,22 @@ import PropertyList
         #expect(text.components(separatedBy: "title =").count == 2)
     }
 
+    /// Printable ASCII keys are answered without looking at each scalar; keys with spaces,
+    /// `=`, quotes, control characters or Unicode whitespace are still quoted, and other
+    /// non-ASCII keys are still one word.
+    @Test func fieldKeysAreQuotedOnlyWhenTheyWouldNotReadAsOneWord() throws {
+        let archive = try TestArchive.decode([
+            TestArchive.object(2, [("plain", "a"), ("two words", "b"), ("a\u{A0}b", "c"), ("key=x", "d"),
+                                   ("say\"", "e"), ("naïve", "f"), ("tab\t", "g"), ("del\u{7F}", "h")]),   // #1
+            TestArchive.classDictionary("Thing"),                                                       // #2
+        ])
+        let text = render(archive)
+        for line in ["  plain = \"a\"", "  \"two words\" = \"b\"", "  \"a\u{A0}b\" = \"c\"", "  \"key=x\" = \"d\"",
+                     "  \"say\\\"\" = \"e\"", "  naïve = \"f\"", "  \"tab\\t\" = \"g\"", "  del\u{7F} = \"h\""] {
+            #expect(lines(text).contains(line), "\(line) in \(text)")
+        }
+    }
+
     @Test func aSelfReferenceIsMarkedAsACycleAndNotFollowed() throws {
         let archive = try TestArchive.decode([
             TestArchive.object(3, [("next", .uid(1)), ("title", .uid(2))]),

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import PropertyList
+
+/// The printers' small formatters take quicker paths than `String(format:)` and a string grown
+/// scalar by scalar; they must still give exactly what those give.
+@Suite struct TextFormattingTests {
+    @Test func hexTextIsWhatFormatStringsGiveForEveryByteAndSomeUnits() {
+        for byte in UInt8.min...UInt8.max {
+            #expect(HexText.lowercase([byte]) == String(format: "%02x", byte))
+        }
+        let bytes: [UInt8] = [0x00, 0x7f, 0x80, 0xff, 0x0a, 0xbc]
+        #expect(HexText.lowercase(bytes) == bytes.map { String(format: "%02x", $0) }.joined())
+        #expect(HexText.lowercase(Data(bytes).prefix(3)) == "007f80")
+        for unit: UInt16 in [0, 0x1f, 0x7f, 0xe9, 0xd800, 0xdfff, 0xfffe, 0xffff, 0x1234] {
+            #expect(HexText.uppercase(unit) == String(format: "%04X", unit))
+        }
+    }
+
+    /// What `quoted` gave before its quick path: escapes, `\uXXXX` for other control
+    /// characters and DEL, everything else as it is.
+    static func quotedScalarByScalar(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += String(format: "\\u%04X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    @Test(arguments: ["", "plain", "Zürich 日本語 😀", "say \"hi\"", "back\\slash", "line\nbreak\ttab\rreturn",
+                      "nul\u{0}bell\u{7}del\u{7F}", "é\u{1F}", "\u{2028} and \u{A0}"])
+    func quotedStringsAreWhatScalarByScalarEscapingGives(_ text: String) {
+        #expect(PropertyListPrettyPrinter.quoted(text) == Self.quotedScalarByScalar(text))
+    }
+
+    @Test func isoDatesHaveFourDigitYearsAndTwoDigitFieldsAsBefore() {
+        #expect(GregorianDateTime(year: 2001, month: 1, day: 1).iso8601 == "2001-01-01T00:00:00Z")
+        #expect(GregorianDateTime(year: 0, month: 12, day: 31, hour: 23, minute: 59, second: 59).iso8601 == "0000-12-31T23:59:59Z")
+        #expect(GregorianDateTime(year: 9999, month: 9, day: 9, hour: 9, minute: 9, second: 9).iso8601 == "9999-09-09T09:09:09Z")
+        #expect(GregorianDateTime(year: 42, month: 3, day: 7, hour: 5).iso8601 == "0042-03-07T05:00:00Z")
+        // Outside four digits, the fields are written as they are, as before.
+        #expect(GregorianDateTime(year: 10_000, month: 1, day: 1).iso8601 == "10000-01-01T00:00:00Z")
+        #expect(GregorianDateTime(year: -1, month: 1, day: 1).iso8601 == "00-1-01-01T00:00:00Z")
+    }
+}
