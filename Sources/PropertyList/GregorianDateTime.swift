@@ -89,6 +89,21 @@ public struct GregorianDateTime: Sendable, Hashable {
     public static func fractionText(ofSeconds seconds: Double) -> String {
         let fraction = seconds - seconds.rounded(.down)
         guard fraction != 0 else { return "" }
+        // Rounded to microseconds as `%.6f` rounds: the product is off by at most 1.2e-10, so
+        // only a value that close to half a microsecond needs printf's exact rounding.
+        let micros = fraction * 1_000_000
+        if fraction.isFinite, abs(micros - micros.rounded(.down) - 0.5) > 1e-9 {
+            var value = Int(micros.rounded())
+            guard value > 0, value < 1_000_000 else { return "" }
+            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 7)
+            digits[0] = UInt8(ascii: ".")
+            for i in stride(from: 6, through: 1, by: -1) {
+                digits[i] = UInt8(48 + value % 10)
+                value /= 10
+            }
+            while digits.last == UInt8(ascii: "0") { digits.removeLast() }
+            return String(decoding: digits, as: UTF8.self)
+        }
         var digits = String(format: "%.6f", fraction).drop { $0 != "." }
         while digits.last == "0" { digits = digits.dropLast() }
         return digits.count > 1 ? String(digits) : ""

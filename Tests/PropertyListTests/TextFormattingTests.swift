@@ -55,3 +55,25 @@ import Testing
         #expect(GregorianDateTime(year: -1, month: 1, day: 1).iso8601 == "00-1-01-01T00:00:00Z")
     }
 }
+
+/// Fractions of a second are rounded to microseconds as `%.6f` rounds them.
+@Suite struct FractionTextTests {
+    static func formatted(_ seconds: Double) -> String {
+        let fraction = seconds - seconds.rounded(.down)
+        guard fraction != 0 else { return "" }
+        var digits = String(format: "%.6f", fraction).drop { $0 != "." }
+        while digits.last == "0" { digits = digits.dropLast() }
+        return digits.count > 1 ? String(digits) : ""
+    }
+
+    @Test func fractionsAreWhatPrintfGivesAcrossManyValuesAndAtHalfAMicrosecond() {
+        var generator = SystemRandomNumberGenerator()
+        var samples: [Double] = [0, 0.5, 0.25, 0.1, 0.123456, 0.1234565, 0.0000005, 0.0000015, 0.9999995, 0.99999949,
+                                 0.9999996, 1e-7, 3.0000005, -0.5, -1.0000005, 86_400.5, 1e9 + 0.3, 700_000_000.999_999_5]
+        for _ in 0..<20_000 { samples.append(Double.random(in: -1e9...1e9, using: &generator)) }
+        for _ in 0..<20_000 { samples.append(Double(Int.random(in: 0..<2_000_000, using: &generator)) / 2_000_000) }
+        for seconds in samples {
+            #expect(GregorianDateTime.fractionText(ofSeconds: seconds) == Self.formatted(seconds), "\(seconds)")
+        }
+    }
+}
