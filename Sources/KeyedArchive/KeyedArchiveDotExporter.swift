@@ -40,7 +40,9 @@ public struct KeyedArchiveDotExporter: Sendable {
         out += "  node [shape=box, fontname=\"Helvetica\", fontsize=11];\n"
         out += "  edge [fontname=\"Helvetica\", fontsize=9];\n"
         out += "  top [label=\"$top\", shape=ellipse];\n"
-        for object in archive.decodedObjects {
+        // Gathered once for the nodes and the edges: a million objects in a large archive.
+        let decoded = archive.decodedObjects
+        for object in decoded {
             var label = "#\(object.uid) \(object.readableClassName)"
             if let summary = archive.summary(of: object, nestedReadOptions: nestedReadOptions) {
                 label += "\n" + shortened(summary)
@@ -53,7 +55,7 @@ public struct KeyedArchiveDotExporter: Sendable {
         for edge in edges {
             appendEdges(from: edge.from, value: edge.value, label: edge.label, archive: archive, to: &out)
         }
-        for object in archive.decodedObjects {
+        for object in decoded {
             edges.removeAll(keepingCapacity: true)
             edgeSources(of: object, in: archive, into: &edges)
             for edge in edges {
@@ -106,7 +108,8 @@ public struct KeyedArchiveDotExporter: Sendable {
     }
 
     func shortened(_ text: String) -> String {
-        guard text.count > maximumSummaryLength else { return text }
+        // No more bytes than the limit is no more characters: not counted one by one.
+        guard text.utf8.count > maximumSummaryLength, text.count > maximumSummaryLength else { return text }
         return String(text.prefix(max(1, maximumSummaryLength - 1))) + "…"
     }
 

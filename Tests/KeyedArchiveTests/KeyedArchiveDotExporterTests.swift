@@ -31,6 +31,17 @@ import PropertyList
         #expect(pieces.allSatisfy { $0.utf8.count < 400 })
     }
 
+    /// Summaries are cut at the limit in characters, not bytes: 40 two-byte letters fit in 48.
+    @Test func summariesAreShortenedByCharactersNotBytes() {
+        let exporter = KeyedArchiveDotExporter(maximumSummaryLength: 48)
+        let accented = String(repeating: "é", count: 40)
+        #expect(exporter.shortened(accented) == accented)
+        #expect(exporter.shortened(String(repeating: "é", count: 48)) == String(repeating: "é", count: 48))
+        #expect(exporter.shortened(String(repeating: "é", count: 49)) == String(repeating: "é", count: 47) + "…")
+        #expect(exporter.shortened(String(repeating: "a", count: 60)) == String(repeating: "a", count: 47) + "…")
+        #expect(exporter.shortened("short") == "short")
+    }
+
     /// DOT strings are escaped byte by byte; they must be what escaping scalar by scalar gave:
     /// quotes, backslashes and line breaks escaped, other control characters and DEL dropped,
     /// everything else kept.
