@@ -93,34 +93,41 @@ public struct GregorianDateTime: Sendable, Hashable {
         // only a value that close to half a microsecond needs printf's exact rounding.
         let micros = fraction * 1_000_000
         if fraction.isFinite, abs(micros - micros.rounded(.down) - 0.5) > 1e-9 {
-            var value = Int(micros.rounded())
+            let value = Int(micros.rounded())
             guard value > 0, value < 1_000_000 else { return "" }
-            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 7)
-            digits[0] = UInt8(ascii: ".")
-            for i in stride(from: 6, through: 1, by: -1) {
-                digits[i] = UInt8(48 + value % 10)
-                value /= 10
-            }
+            var digits = [UInt8](repeating: UInt8(ascii: "."), count: 7)
+            putDigits(value, width: 6, endingAt: 7, in: &digits)
             while digits.last == UInt8(ascii: "0") { digits.removeLast() }
             return String(decoding: digits, as: UTF8.self)
         }
+        return fractionTextByPrintf(fraction)
+    }
+
+    /// `fractionText` of a nonzero `fraction` of a second rounded by printf (`%.6f`), exactly.
+    static func fractionTextByPrintf(_ fraction: Double) -> String {
         var digits = String(format: "%.6f", fraction).drop { $0 != "." }
         while digits.last == "0" { digits = digits.dropLast() }
         return digits.count > 1 ? String(digits) : ""
     }
 
+    /// Writes `value` (not negative) as `width` decimal digits, zero-padded, into the bytes
+    /// before `end`.
+    private static func putDigits(_ value: Int, width: Int, endingAt end: Int, in text: inout [UInt8]) {
+        var value = value
+        for i in stride(from: end - 1, through: end - width, by: -1) {
+            text[i] = UInt8(48 + value % 10)
+            value /= 10
+        }
+    }
+
     /// `YYYY-MM-DDTHH:MM:SSZ`, as XML property lists spell dates.
     public var iso8601: String {
-        if (0...9999).contains(year), [month, day, hour, minute, second].allSatisfy({ (0...99).contains($0) }) {
+        let twoDigits = 0...99
+        if (0...9999).contains(year), twoDigits.contains(month), twoDigits.contains(day), twoDigits.contains(hour),
+           twoDigits.contains(minute), twoDigits.contains(second) {
             // Fixed widths: written into 20 bytes, without a string per field.
             var text = [UInt8](repeating: 0, count: 20)
-            func put(_ v: Int, _ width: Int, at end: Int) {
-                var v = v
-                for i in stride(from: end - 1, through: end - width, by: -1) {
-                    text[i] = UInt8(48 + v % 10)
-                    v /= 10
-                }
-            }
+            func put(_ v: Int, _ width: Int, at end: Int) { Self.putDigits(v, width: width, endingAt: end, in: &text) }
             put(year, 4, at: 4); text[4] = UInt8(ascii: "-")
             put(month, 2, at: 7); text[7] = UInt8(ascii: "-")
             put(day, 2, at: 10); text[10] = UInt8(ascii: "T")

@@ -43,6 +43,11 @@ public struct PropertyListPrettyPrinter: Sendable {
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
             return "\"" + s + "\""
         }
+        return quotedScalarByScalar(s)
+    }
+
+    /// `quoted`'s way with a string that has something to escape, one scalar at a time.
+    static func quotedScalarByScalar(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

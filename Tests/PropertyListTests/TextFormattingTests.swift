@@ -17,32 +17,21 @@ import Testing
         }
     }
 
-    /// What `quoted` gave before its quick path: escapes, `\uXXXX` for other control
-    /// characters and DEL, everything else as it is.
-    static func quotedScalarByScalar(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += String(format: "\\u%04X", scalar.value)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
     @Test(arguments: ["", "plain", "Zürich 日本語 😀", "say \"hi\"", "back\\slash", "line\nbreak\ttab\rreturn",
                       "nul\u{0}bell\u{7}del\u{7F}", "é\u{1F}", "\u{2028} and \u{A0}"])
     func quotedStringsAreWhatScalarByScalarEscapingGives(_ text: String) {
-        #expect(PropertyListPrettyPrinter.quoted(text) == Self.quotedScalarByScalar(text))
+        // The quick path takes strings with nothing to escape whole; escaping them scalar by
+        // scalar (quotes, `\n`, `\t`, `\r`, `\uXXXX` for other control characters and DEL)
+        // must give the same.
+        #expect(PropertyListPrettyPrinter.quoted(text) == PropertyListPrettyPrinter.quotedScalarByScalar(text))
+    }
+
+    @Test func stringsWithSomethingToEscapeShowItAsBefore() {
+        #expect(PropertyListPrettyPrinter.quoted("say \"hi\"") == #""say \"hi\"""#)
+        #expect(PropertyListPrettyPrinter.quoted("back\\slash") == #""back\\slash""#)
+        #expect(PropertyListPrettyPrinter.quoted("line\nbreak\ttab\rreturn") == #""line\nbreak\ttab\rreturn""#)
+        #expect(PropertyListPrettyPrinter.quoted("nul\u{0}bell\u{7}del\u{7F}") == #""nul\u0000bell\u0007del\u007F""#)
+        #expect(PropertyListPrettyPrinter.quoted("é\u{1F} \u{2028}") == "\"é\\u001F \u{2028}\"")
     }
 
     @Test func isoDatesHaveFourDigitYearsAndTwoDigitFieldsAsBefore() {
@@ -58,12 +47,10 @@ import Testing
 
 /// Fractions of a second are rounded to microseconds as `%.6f` rounds them.
 @Suite struct FractionTextTests {
+    /// The fraction of `seconds` as printf rounds it, always.
     static func formatted(_ seconds: Double) -> String {
         let fraction = seconds - seconds.rounded(.down)
-        guard fraction != 0 else { return "" }
-        var digits = String(format: "%.6f", fraction).drop { $0 != "." }
-        while digits.last == "0" { digits = digits.dropLast() }
-        return digits.count > 1 ? String(digits) : ""
+        return fraction == 0 ? "" : GregorianDateTime.fractionTextByPrintf(fraction)
     }
 
     @Test func fractionsAreWhatPrintfGivesAcrossManyValuesAndAtHalfAMicrosecond() {
