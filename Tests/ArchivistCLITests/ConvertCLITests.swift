@@ -47,6 +47,33 @@ import PropertyList
         #expect(toStandardOutput.stdout == expected)
     }
 
+    /// A file-size limit of 8,192 blocks (4 or 8 MB, as the shell counts them) stops the write
+    /// part way (EFBIG): binary output in one of its positioned writes, XML in its stream, with
+    /// syncs beside the writing begun or not. The failure is one line and status 1, the file
+    /// the output would have replaced is as it was, and no temporary file is left.
+    @Test(arguments: ["xml", "binary"])
+    func aConversionTheDiskStopsPartWayLeavesTheDestinationAsItWas(_ format: String) throws {
+        let (path, _) = Self.records
+        let out = ArchivistProcess.temporaryFile("stopped.\(format)")
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: out))
+        let command = "ulimit -f 8192; trap '' XFSZ; exec '\(ArchivistProcess.executable.path)' convert '\(path)' --to \(format) -o '\(out)'"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(message)")
+        #expect(message.hasPrefix("archivist: cannot write \(out): "), "\(message)")
+        #expect(message.filter { $0 == "\n" }.count == 1, "\(message)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data("keep me".utf8))
+        let folder = (out as NSString).deletingLastPathComponent
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains("stopped.\(format).archivist-") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     @Test func aBinaryFileHoldingWhatXMLCannotHoldFailsAsBeforeAndLeavesTheDestinationAlone() throws {
         // [null]: read by the binary reader, refused by the XML writer.
         let path = ArchivistProcess.temporaryFile("null.bplist")
