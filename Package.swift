@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "TypedStream", targets: ["TypedStream"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
         .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
@@ -46,9 +47,10 @@ let package = Package(
             name: "PropertyList",
             dependencies: ["CLibXML2", "CPrefetch"]
         ),
+        .target(name: "TypedStream"),
         .target(
             name: "KeyedArchive",
-            dependencies: ["PropertyList"]
+            dependencies: ["PropertyList", "TypedStream"]
         ),
         .target(
             name: "ArchivePayload",
@@ -131,6 +133,10 @@ let package = Package(
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"]
+        ),
+        .testTarget(
+            name: "TypedStreamTests",
+            dependencies: ["TypedStream"]
         ),
         .testTarget(
             name: "KeyedArchiveTests",
