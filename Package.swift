@@ -48,6 +48,9 @@ let package = Package(
             dependencies: ["CLibXML2", "CPrefetch"]
         ),
         .target(name: "TypedStream"),
+        // A small NSArchiver writer and Foundation's objects as NSArchiver writes them, for tests,
+        // fixtures and the benchmark; in no product (Archivist never writes typedstreams).
+        .target(name: "TypedStreamFixtures"),
         .target(
             name: "KeyedArchive",
             dependencies: ["PropertyList", "TypedStream"]
@@ -136,7 +139,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TypedStreamTests",
-            dependencies: ["TypedStream"]
+            dependencies: ["TypedStream", "TypedStreamFixtures"]
         ),
         .testTarget(
             name: "KeyedArchiveTests",
