@@ -48,6 +48,8 @@ struct TypedStreamReader {
         static let new: Int8 = -124
         static let null: Int8 = -123
         static let endOfObject: Int8 = -122
+        /// An 8-byte integer follows: Foundation writes `q` and `Q` values beyond 32 bits so.
+        static let integer8: Int8 = -121
         /// Tags run from -128 to -111; reference numbers start at -110.
         static let reserved: ClosedRange<Int8> = -128 ... -111
         static let firstReference: Int64 = -110
@@ -120,7 +122,7 @@ struct TypedStreamReader {
         return value
     }
 
-    /// An integer in the compact encoding: the head itself, or 2 or 4 bytes after their tags,
+    /// An integer in the compact encoding: the head itself, or 2, 4 or 8 bytes after their tags,
     /// sign-extended as NeXT's decoder did, then taken in `width` bits as the C type would.
     mutating func readInteger(head: Int8, width: Int, signed: Bool) throws(TypedStreamError) -> Int64 {
         let start = position - 1
@@ -128,6 +130,7 @@ struct TypedStreamReader {
         switch head {
         case Tag.integer2: value = Int64(Int16(truncatingIfNeeded: try readFixed(2)))
         case Tag.integer4: value = Int64(Int32(truncatingIfNeeded: try readFixed(4)))
+        case Tag.integer8: value = Int64(bitPattern: try readFixed(8))
         case Tag.reserved: throw malformed("tag \(Self.hex(head)) where an integer should be", at: start)
         default: value = Int64(head)
         }

@@ -63,9 +63,13 @@ public struct TypedStreamWriter {
         } else if value >= -32767, value <= 32767 {
             bytes.append(0x81)
             writeFixed(UInt64(UInt16(bitPattern: Int16(value))), 2)
-        } else {
+        } else if value >= Int64(Int32.min) + 1, value <= Int64(Int32.max) {
             bytes.append(0x82)
             writeFixed(UInt64(UInt32(bitPattern: Int32(truncatingIfNeeded: value))), 4)
+        } else {
+            // Beyond 32 bits: Foundation's tag 0x87 and eight bytes.
+            bytes.append(0x87)
+            writeFixed(UInt64(bitPattern: value), 8)
         }
     }
 

@@ -59,7 +59,9 @@ extension Archivist {
                 let archive = try input.decodeArchive(bytes, reading, topKey: top)
                 if !noCheck {
                     let report = AllowListChecker(allowList: allow.allowList).check(archive)
-                    guard report.isAccepted else {
+                    // A typedstream's classes are checked as a keyed archive's are: its archiver
+                    // is what `check` refuses, not what a payload of it may hold.
+                    guard report.classesAccepted else {
                         let refused = report.violations.map { "\($0.readableClassName) (#\($0.uid)) at \($0.path)" }.joined(separator: ", ")
                         let flags = report.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
                         throw CommandFailure(file: input.displayName, message: "refused by the allow-list: \(refused); accept with \(flags), or skip the check with --no-check")

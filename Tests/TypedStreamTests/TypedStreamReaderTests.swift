@@ -12,7 +12,7 @@ struct TypedStreamReaderTests {
     @Test(arguments: orders)
     func integersOfEveryWidthReadBackInEitherByteOrder(order: TypedStreamWriter.Order) throws {
         var writer = TypedStreamWriter(byteOrder: order)
-        let values: [Int64] = [0, 1, -1, 127, -110, -111, 128, -128, 300, -300, 32767, -32767, 32768, -32768, 70000, Int64(Int32.max), Int64(Int32.min + 1)]
+        let values: [Int64] = [0, 1, -1, 127, -110, -111, 128, -128, 300, -300, 32767, -32767, 32768, -32768, 70000, Int64(Int32.max), Int64(Int32.min + 1), -9_000_000_000, Int64.max, Int64.min]
         writer.writeGroup(String(repeating: "i", count: values.count), values.map { .integer($0) })
         let stream = try TypedStream(data: writer.data)
         #expect(stream.header.byteOrder == (order == .big ? .bigEndian : .littleEndian))
