@@ -143,11 +143,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList", "archivist-fixtures"]
+            dependencies: ["KeyedArchive", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures"]
         ),
         .testTarget(
             name: "ArchivePayloadTests",
-            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList"]
+            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList", "TypedStreamFixtures"]
         ),
         .testTarget(
             name: "CoreDataModelTests",

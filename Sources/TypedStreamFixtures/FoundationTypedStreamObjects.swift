@@ -21,7 +21,8 @@ public enum FoundationTypedStreamObjects {
         TypedStreamObjectSpec([("NSNumber", 0), ("NSValue", 0), object], groups: [("*", [.cString(encoding)]), (encoding, [.integer(value)])])
     }
 
-    public static func number(_ value: Double) -> TypedStreamObjectSpec {
+    /// NSNumber of a double (`d`).
+    public static func double(_ value: Double) -> TypedStreamObjectSpec {
         TypedStreamObjectSpec([("NSNumber", 0), ("NSValue", 0), object], groups: [("*", [.cString("d")]), ("d", [.double(value)])])
     }
 
