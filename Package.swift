@@ -196,6 +196,7 @@ let package = Package(
         .testTarget(
             name: "ArchivistCLITests",
             dependencies: ["PropertyList", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "Sweep", "KeyedArchive", "PostgresTable",
+                           "TypedStreamFixtures",
                            "PostgresFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],

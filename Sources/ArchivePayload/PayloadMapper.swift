@@ -336,7 +336,7 @@ public struct PayloadMapper: Sendable {
                 document = try? JSONPropertyListReader().read(data)
             case .propertyList?:
                 document = try? PropertyListReader().read(data).value
-            case .keyedArchive?:
+            case .keyedArchive?, .typedStream?:
                 guard let nested = try? KeyedArchive(data: data), let root = nested.root else { break }
                 var inner = Walk(archive: nested, options: options)
                 inner.nestedDepth = nestedDepth + 1

@@ -249,6 +249,8 @@ public struct KeyedArchiveJSONExporter: Sendable {
             return (payload, Self.object([("format", .string("json")), ("value", value)]))
         case .keyedArchive(let inner, let format)?:
             return (payload, Self.object([("format", .string(format.rawValue)), ("archive", document(inner, nesting: nesting + 1))]))
+        case .typedStream(let inner)?:
+            return (payload, Self.object([("format", "typedStream"), ("archive", document(inner, nesting: nesting + 1))]))
         case nil:
             return (payload, nil)
         }

@@ -257,7 +257,7 @@ extension KeyedArchiveTreePrinter {
             switch content {
             case .propertyList(let value, _), .json(let value):
                 text = PropertyListPrettyPrinter(usesColors: printer.usesColors, indentUnit: printer.indentUnit).render(value)
-            case .keyedArchive(let inner, _):
+            case .keyedArchive(let inner, _), .typedStream(let inner):
                 var renderer = Renderer(printer: printer, archive: inner, nesting: nesting + 1)
                 renderer.renderTop()
                 text = renderer.out

@@ -15,8 +15,9 @@ enum CheckReportText {
                 let flags = report.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
                 out += "  as a keyed archive it would still need: \(flags)\n"
             }
-            out += "  the way forward: archivist rewrite \(file) --to keyed -o NEW (a keyed archive of the same objects, for NSKeyedUnarchiver),\n"
-            out += "    archivist unarchive \(file) --to json (its payload), or in a Core Data store: archivist migrate STORE --attribute Entity.attribute --to archive|json\n"
+            let argument = Self.shellWord(file == InputFile(path: "-").displayName ? "-" : file)
+            out += "  the way forward: archivist rewrite \(argument) --to keyed -o NEW (a keyed archive of the same objects, for NSKeyedUnarchiver),\n"
+            out += "    archivist unarchive \(argument) --to json (its payload), or in a Core Data store: archivist migrate STORE --attribute Entity.attribute --to archive|json\n"
             for w in report.warnings where w.kind != .untrustedHierarchy && w.kind != .implicitPlistType {
                 out += "  \(colors.warn("warning")): \(w.message)\n"
             }
@@ -41,5 +42,10 @@ enum CheckReportText {
             out += "  \(colors.warn("warning")): \(w.message)\n"
         }
         return out
+    }
+
+    /// A path as a POSIX shell reads it back: single-quoted when it holds anything but safe characters.
+    static func shellWord(_ word: String) -> String {
+        word.allSatisfy { $0.isLetter || $0.isNumber || "_-./,:=@%+".contains($0) } ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }
