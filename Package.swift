@@ -65,7 +65,7 @@ let package = Package(
         ),
         .target(
             name: "KeyedBlobs",
-            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList"]
+            dependencies: ["ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList"]
         ),
         .target(
             name: "CoreDataStore",
@@ -84,7 +84,7 @@ let package = Package(
         ),
         .target(
             name: "Sweep",
-            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "PropertyList", "CLibArchive"]
+            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList", "CLibArchive"]
         ),
         .target(
             name: "PostgresTable",
@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "StoreFixtures",
             dependencies: [
-                "CoreDataModel", "CoreDataStore", "KeyedArchive", "PropertyList", "CZlib",
+                "CoreDataModel", "CoreDataStore", "KeyedArchive", "PropertyList", "CZlib", "TypedStreamFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -193,7 +193,7 @@ enum StoreReportText {
         }
         if let change = result.modelChange {
             out += "model change the app needs: \(change.sentence)\n"
-            out += "the Codable type that decodes the new values: \(result.codegenCommand)\n"
+            if change.newTransformer == nil { out += "the Codable type that decodes the new values: \(result.codegenCommand)\n" }
         }
         return out
     }
