@@ -61,12 +61,13 @@ $(STAGE)/version: FORCE
 # One recipe for the executable, its manual and its completions: the manual plugin builds the
 # package again, and with the stamp still in place that build has nothing to do.
 $(STAGE)/archivist: $(SOURCES) $(STAGE)/version
-	printf '#include "CVersionStamp.h"\n// Written by make for one build, then removed.\nconst char *archivist_version_stamp(void) {\n    return "%s";\n}\n' '$(VERSION)' > $(STAMP)
-	{ $(SWIFT) build -c release --product archivist $(SWIFT_BUILD_FLAGS) \
+	trap 'rm -f $(STAMP)' EXIT INT TERM; \
+	printf '#include "CVersionStamp.h"\n// Written by make for one build, then removed.\nconst char *archivist_version_stamp(void) {\n    return "%s";\n}\n' '$(VERSION)' > $(STAMP) \
+	  && $(SWIFT) build -c release --product archivist $(SWIFT_BUILD_FLAGS) \
 	  && $(SWIFT) package $(SWIFT_BUILD_FLAGS) plugin generate-manual --multi-page \
-	       --date "$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d)" \
+	       --date "$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%d 2>/dev/null || date -u -r $(SOURCE_DATE_EPOCH) +%Y-%m-%d)" \
 	  && bin="$$($(SWIFT) build -c release $(SWIFT_BUILD_FLAGS) --show-bin-path)" \
-	  && install -m 755 "$$bin/archivist" $@.new; } ; status=$$?; rm -f $(STAMP); exit $$status
+	  && install -m 755 "$$bin/archivist" $@.new
 	$(STRIP) $@.new
 	rm -rf $(STAGE)/man $(STAGE)/completions
 	mkdir -p $(STAGE)/man $(STAGE)/completions
