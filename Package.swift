@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Codegen", targets: ["Codegen"]),
         .library(name: "Sweep", targets: ["Sweep"]),
         .library(name: "PostgresTable", targets: ["PostgresTable"]),
+        .library(name: "PlistBuddy", targets: ["PlistBuddy"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -73,6 +74,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // macOS PlistBuddy's command language (entries, commands, printer) over PropertyList's
+        // readers, writers and key path edits; the CLI only connects it to the terminal.
+        .target(
+            name: "PlistBuddy",
+            dependencies: ["PropertyList"]
+        ),
         .target(
             name: "Codegen",
             dependencies: ["PropertyList"]
@@ -100,6 +107,7 @@ let package = Package(
                 "Codegen",
                 "Sweep",
                 "PostgresTable",
+                "PlistBuddy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds carry the Swift runtime and Foundation inside the executable: a
@@ -159,6 +167,10 @@ let package = Package(
                 "PropertyList",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "PlistBuddyTests",
+            dependencies: ["PlistBuddy", "PropertyList"]
         ),
         .testTarget(
             name: "CodegenTests",
