@@ -11,9 +11,14 @@ public struct PlistBuddyDateFormat: Sendable, Hashable {
     /// The zone dates are shown and read in; nil is the C library's local time (the `TZ`
     /// variable, else the system's zone), as on a Mac.
     public var timeZone: TimeZone?
+    /// The zone's name in printed dates, for a `timeZone` given here; nil is its standard-time
+    /// abbreviation as Foundation knows it (Foundation on Linux calls UTC `GMT`, and a
+    /// Mac's C library `UTC`: give `"UTC"` for that).
+    public var zoneName: String?
 
-    public init(timeZone: TimeZone? = nil) {
+    public init(timeZone: TimeZone? = nil, zoneName: String? = nil) {
         self.timeZone = timeZone
+        self.zoneName = zoneName
     }
 
     static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
@@ -28,7 +33,7 @@ public struct PlistBuddyDateFormat: Sendable, Hashable {
         var zone: String
         if let timeZone {
             fields = Self.fields(of: Date(timeIntervalSince1970: Double(seconds)), in: timeZone)
-            zone = Self.standardName(of: timeZone, near: Date(timeIntervalSince1970: Double(seconds)))
+            zone = zoneName ?? Self.standardName(of: timeZone, near: Date(timeIntervalSince1970: Double(seconds)))
         } else {
             fields = LocalTime.fields(unixSeconds: seconds)
             zone = LocalTime.standardZoneName(near: seconds)
@@ -165,7 +170,7 @@ public struct PlistBuddyDateFormat: Sendable, Hashable {
     var knownZoneNames: Set<String> {
         let now = Date()
         if let timeZone {
-            return Set([timeZone.identifier, Self.standardName(of: timeZone, near: now)] + [timeZone.abbreviation(for: now)].compactMap { $0 })
+            return Set([timeZone.identifier, Self.standardName(of: timeZone, near: now)] + [timeZone.abbreviation(for: now), zoneName].compactMap { $0 })
         }
         return LocalTime.zoneNames(near: Int64(now.timeIntervalSince1970))
     }

@@ -28,17 +28,29 @@ public protocol PlistBuddyFileSystem: Sendable {
 /// Files through Foundation: reads whole, writes atomically beside the file and renames it
 /// into place, keeping the permissions of the file it replaces.
 public struct PlistBuddyLocalFiles: PlistBuddyFileSystem {
-    public init() {}
+    /// The folder relative paths start from; nil is the process's current directory.
+    public var directory: String?
+
+    public init(directory: String? = nil) {
+        self.directory = directory
+    }
+
+    /// `path` on disk: relative paths under `directory`.
+    func resolved(_ path: String) -> String {
+        guard let directory, !path.hasPrefix("/") else { return path }
+        return URL(fileURLWithPath: directory).appendingPathComponent(path).path
+    }
 
     public func exists(_ path: String) -> Bool {
-        FileManager.default.fileExists(atPath: path)
+        FileManager.default.fileExists(atPath: resolved(path))
     }
 
     public func isSymbolicLink(_ path: String) -> Bool {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: resolved(path))) != nil
     }
 
     public func read(_ path: String, limit: Int) throws(PlistBuddyFileError) -> Data {
+        let path = resolved(path)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw PlistBuddyFileError("No such file or directory") }
         guard !isDirectory.boolValue else { throw PlistBuddyFileError("Is a directory") }
@@ -57,6 +69,7 @@ public struct PlistBuddyLocalFiles: PlistBuddyFileSystem {
     }
 
     public func write(_ data: Data, to path: String) throws(PlistBuddyFileError) {
+        let path = resolved(path)
         let url = URL(fileURLWithPath: path)
         let mode = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions]
         do {
