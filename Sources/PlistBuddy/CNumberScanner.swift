@@ -133,10 +133,12 @@ enum CNumberScanner {
         }
         var magnitude: UInt64 = 0
         var sawDigit = false
+        let limit = UInt64(Int64.max) + (negative ? 1 : 0)
         while let b = bytes.first, let d = digitValue(b), d < base {
-            magnitude = magnitude.multipliedReportingOverflow(by: base).partialValue &+ d
+            let (times, o1) = magnitude.multipliedReportingOverflow(by: base)
+            let (plus, o2) = times.addingReportingOverflow(d)
             // strtoimax saturates; past Int64 the value is pinned, as it is on a Mac.
-            if magnitude > UInt64(Int64.max) { magnitude = UInt64(Int64.max) + (negative ? 1 : 0) }
+            magnitude = o1 || o2 || plus > limit ? limit : plus
             bytes.removeFirst()
             sawDigit = true
         }

@@ -62,6 +62,9 @@ import Testing
         #expect(CNumberScanner.index(Self.bytes("")) == 0)
         // Stored into a 32-bit int: 2^32 wraps to 0.
         #expect(CNumberScanner.index(Self.bytes("4294967296")) == 0)
+        // Past 64 bits the value saturates at Int64.max, whose low 32 bits are -1.
+        #expect(CNumberScanner.index(Self.bytes("0xFFFFFFFFFFFFFFFFFFFF")) == -1)
+        #expect(CNumberScanner.index(Self.bytes("-99999999999999999999999")) == 0)
     }
 
     @Test func datesAreReadInEachOfPlistBuddysThreeForms() {
