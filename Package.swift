@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Codegen", targets: ["Codegen"]),
         .library(name: "Sweep", targets: ["Sweep"]),
         .library(name: "PostgresTable", targets: ["PostgresTable"]),
+        .library(name: "PlistBuddy", targets: ["PlistBuddy"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -80,6 +81,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // macOS PlistBuddy's command language (entries, commands, printer) over PropertyList's
+        // readers, writers and key path edits; the CLI only connects it to the terminal.
+        .target(
+            name: "PlistBuddy",
+            dependencies: ["PropertyList"]
+        ),
         .target(
             name: "Codegen",
             dependencies: ["PropertyList"]
@@ -108,6 +115,7 @@ let package = Package(
                 "Sweep",
                 "PostgresTable",
                 "CVersionStamp",
+                "PlistBuddy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds on Linux carry the Swift runtime, Foundation and Dispatch inside the
@@ -173,6 +181,10 @@ let package = Package(
                 "PropertyList",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "PlistBuddyTests",
+            dependencies: ["PlistBuddy", "PropertyList"]
         ),
         .testTarget(
             name: "CodegenTests",
