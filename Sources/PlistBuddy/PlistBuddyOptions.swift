@@ -21,8 +21,9 @@ public struct PlistBuddyOptions: Sendable {
         case xml
     }
 
-    /// Default `.original`, so that a binary preferences file edited on Linux stays binary.
-    public var saveFormat = SaveFormat.original
+    /// Default `.xml`, as macOS's PlistBuddy saves: a script written for a Mac gets the file a
+    /// Mac would leave. `.original` keeps a binary file binary.
+    public var saveFormat = SaveFormat.xml
 
     public init() {}
 }

@@ -14,12 +14,14 @@ import Testing
 @Suite struct PlistBuddyRunTests {
     static let info: PropertyListValue = ["CFBundleVersion": "41", "CFBundleIdentifier": "com.example.app", "UIDeviceFamily": [1, 2]]
 
-    @Test func aBinaryFileStaysBinaryAndAnXMLFileStaysXML() throws {
+    @Test func theOriginalSaveFormatKeepsABinaryFileBinaryAndAnXMLFileXML() throws {
         let w = try PlistBuddyWorkspace()
         try w.write("b.plist", BinaryPropertyListWriter().write(Self.info))
         try w.write("x.plist", XMLPropertyListWriter().write(Self.info))
+        var options = PlistBuddyWorkspace.utc
+        options.saveFormat = .original
         for name in ["b.plist", "x.plist"] {
-            #expect(w.run(name, ["Set :CFBundleVersion 42"]).status == 0)
+            #expect(w.run(name, ["Set :CFBundleVersion 42"], options: options).status == 0)
         }
         let binary = try w.read("b.plist")
         #expect(binary.format == .binary)
@@ -29,12 +31,10 @@ import Testing
         #expect(xml.value["CFBundleVersion"] == "42")
     }
 
-    @Test func theMacsSaveFormatWritesEveryFileAsXML() throws {
+    @Test func byDefaultEveryFileIsSavedAsXMLAsTheMacSavesIt() throws {
         let w = try PlistBuddyWorkspace()
         try w.write("b.plist", BinaryPropertyListWriter().write(Self.info))
-        var options = PlistBuddyWorkspace.utc
-        options.saveFormat = .xml
-        #expect(w.run("b.plist", ["Add :New bool true"], options: options).status == 0)
+        #expect(w.run("b.plist", ["Add :New bool true"]).status == 0)
         #expect(try w.read("b.plist").format == .xml)
     }
 
