@@ -57,6 +57,11 @@ public struct BowTieStoreFixture: Sendable {
     public var storeUUID: UUID = UUID(uuidString: "5C1A3B2E-7D4F-4E21-9A8B-2F0C6D1E3B47") ?? UUID()
     /// Rows per transaction while writing.
     public var insertBatchSize: Int = 50_000
+    /// Every row's tintColor (and photo) a color of its own instead of one of a 4,096-color
+    /// palette: the shape of columns where no value repeats (archives holding timestamps, UUIDs
+    /// or user text), where remembering repeated values (`RepeatedValueMemo`) gives nothing.
+    /// Distinct for the first 2^24 rows.
+    public var distinctColors: Bool = false
 
     public init(rowCount: Int) {
         self.rowCount = rowCount
@@ -77,7 +82,14 @@ public struct BowTieStoreFixture: Sendable {
     public func tintColor(row pk: Int) -> Color? {
         if nullTintColorEvery > 0, pk % nullTintColorEvery == 0 { return nil }
         if corruptTintColorRows.contains(pk) { return nil }
-        return Self.color(index: Self.paletteIndex(pk))
+        return distinctColors ? Self.distinctColor(row: pk) : Self.color(index: Self.paletteIndex(pk))
+    }
+
+    /// The color of row `pk` when every row has its own: one 8-bit step per channel (float32
+    /// components, as UIColor keeps them), so no two rows below 2^24 share one.
+    static func distinctColor(row pk: Int) -> Color {
+        func channel(_ shift: Int) -> Double { Double(Float(Double((pk >> shift) & 0xFF) / 255)) }
+        return Color(red: channel(0), green: channel(8), blue: channel(16), alpha: 1)
     }
 
     /// One of 4,096 colors, with float32 components as UIColor keeps them.
@@ -129,7 +141,7 @@ public struct BowTieStoreFixture: Sendable {
                         for row in pk...end {
                             var photo: Data?
                             if photoEvery > 0, row % photoEvery == 0 {
-                                let png = archives.photo(Self.paletteIndex(row))
+                                let png = distinctColors ? Self.photo(Self.distinctColor(row: row)) : archives.photo(Self.paletteIndex(row))
                                 if externalLeft > 0 {
                                     externalLeft -= 1
                                     let reference = ExternalBinaryStorage.Reference(fileName: Self.uuid(row, salt: 0xF11E).uuidString)
@@ -144,6 +156,8 @@ public struct BowTieStoreFixture: Sendable {
                             if corruptTintColorRows.contains(row) {
                                 let whole = try archives.tint(Self.paletteIndex(row))
                                 tint = whole.prefix(whole.count / 2)
+                            } else if let color = tintColor(row: row), distinctColors {
+                                tint = try Self.tintArchive(color)
                             } else if tintColor(row: row) == nil {
                                 tint = nil
                             } else {
@@ -231,21 +245,28 @@ public struct BowTieStoreFixture: Sendable {
 
         mutating func tint(_ index: Int) throws -> Data {
             if let known = tints[index] { return known }
-            let color = BowTieStoreFixture.color(index: index)
-            var builder = KeyedArchiveBuilder()
-            let root = builder.uiColor(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
-            let data = try KeyedArchiveWriter().write(builder.archive(root: root), format: .binary)
+            let data = try BowTieStoreFixture.tintArchive(BowTieStoreFixture.color(index: index))
             tints[index] = data
             return data
         }
 
         mutating func photo(_ index: Int) -> Data {
             if let known = photos[index] { return known }
-            let color = BowTieStoreFixture.color(index: index)
-            let png = TinyPNG.solid(width: 8, height: 8, red: UInt8(color.red * 255), green: UInt8(color.green * 255), blue: UInt8(color.blue * 255))
+            let png = BowTieStoreFixture.photo(BowTieStoreFixture.color(index: index))
             photos[index] = png
             return png
         }
+    }
 
+    /// A tint color archived as iOS archives a UIColor.
+    static func tintArchive(_ color: Color) throws -> Data {
+        var builder = KeyedArchiveBuilder()
+        let root = builder.uiColor(red: color.red, green: color.green, blue: color.blue, alpha: color.alpha)
+        return try KeyedArchiveWriter().write(builder.archive(root: root), format: .binary)
+    }
+
+    /// An 8×8 PNG of the color.
+    static func photo(_ color: Color) -> Data {
+        TinyPNG.solid(width: 8, height: 8, red: UInt8(color.red * 255), green: UInt8(color.green * 255), blue: UInt8(color.blue * 255))
     }
 }

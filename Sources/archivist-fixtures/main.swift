@@ -14,7 +14,9 @@ import PropertyList
 // itself (a legacy [String] array, a PropertyListEncoder payload) are made by Foundation.
 //
 //   swift run archivist-fixtures [DIRECTORY]     (default: Fixtures/archives)
-//   swift run archivist-fixtures --store PATH [--rows N]   a Core Data BowTie store (BowTieStoreFixture)
+//   swift run archivist-fixtures --store PATH [--rows N] [--distinct]   a Core Data BowTie store
+//                                 (BowTieStoreFixture; --distinct: every row a tint color and photo
+//                                 of its own, none NULL)
 //   swift run archivist-fixtures --palette-store PATH [--groups N]   the Palette store, with its own
 //                                 Z_MODELCACHE (PaletteStoreFixture)
 //   swift run archivist-fixtures --models [DIRECTORY]     Palette.momd, compiled by our own archiver
@@ -51,14 +53,19 @@ if let storeFlag = CommandLine.arguments.firstIndex(of: "--store") {
     let arguments = CommandLine.arguments
     let rowsFlag = arguments.firstIndex(of: "--rows")
     guard storeFlag + 1 < arguments.count, rowsFlag.map({ $0 + 1 < arguments.count && Int(arguments[$0 + 1]) != nil }) ?? true else {
-        FileHandle.standardError.write(Data("usage: archivist-fixtures --store PATH [--rows N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: archivist-fixtures --store PATH [--rows N] [--distinct]\n".utf8))
         exit(64)
     }
     let path = arguments[storeFlag + 1]
     let rows = rowsFlag.flatMap { Int(arguments[$0 + 1]) } ?? 1_000
     do {
-        try BowTieStoreFixture(rowCount: rows).write(to: path, replacing: true)
-        print("wrote \(path): BowTie store with \(rows) rows")
+        var fixture = BowTieStoreFixture(rowCount: rows)
+        if arguments.contains("--distinct") {
+            fixture.distinctColors = true
+            fixture.nullTintColorEvery = 0
+        }
+        try fixture.write(to: path, replacing: true)
+        print("wrote \(path): BowTie store with \(rows) rows\(fixture.distinctColors ? ", each a tint color of its own" : "")")
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("archivist-fixtures: \(path): \(error)\n".utf8))
