@@ -20,6 +20,9 @@ final class RawObjects {
     let uids: [UInt32]
     let others: [PropertyListValue]
     let scalars: FlatScalarReader?
+    /// With a small archive read in place (`SmallArchiveReader`): the archive, whose elements
+    /// are read from its bytes when asked for. Valid only while its objects are decoded.
+    let compact: CompactKeyedArchive?
 
     init(_ values: [PropertyListValue]) {
         self.values = values
@@ -31,6 +34,20 @@ final class RawObjects {
         uids = []
         others = []
         scalars = nil
+        compact = nil
+    }
+
+    init(compact: CompactKeyedArchive) {
+        values = []
+        kinds = []
+        count = compact.elementCount
+        entryStart = []
+        entries = []
+        keys = []
+        uids = []
+        others = []
+        scalars = nil
+        self.compact = compact
     }
 
     init(flat: FlatObjectTable) {
@@ -43,6 +60,7 @@ final class RawObjects {
         uids = flat.uids
         others = flat.others
         scalars = flat.scalars
+        compact = nil
     }
 
     /// Whether element `uid` is a dictionary kept flat.
@@ -53,6 +71,7 @@ final class RawObjects {
 
     /// Element `uid`; dictionaries of a flat table are rebuilt.
     subscript(uid: Int) -> PropertyListValue {
+        if let compact { return compact.element(uid) }
         if isFlatDictionary(uid) { return dictionary(uid) }
         if !values.isEmpty { return values[uid] }
         return scalars?.element(uid) ?? .null
