@@ -220,7 +220,11 @@ struct ArchivedContentDecoder {
 
     /// Data stored inline, as plain `$objects` data, or as an NSData object.
     func data(_ key: String) -> Data? {
-        guard let v = value(key) else { return nil }
+        value(key).flatMap(dataValue)
+    }
+
+    /// `data(_:)` of a field's value.
+    func dataValue(_ v: ArchivedValue) -> Data? {
         switch v {
         case .inline(.data(let d)): return d
         case .object(let uid) where uid < raw.count:
