@@ -511,18 +511,26 @@ public struct PayloadMapper: Sendable {
         /// (0.176, not 0.17599999904632568), which decodes exactly into Float and CGFloat alike.
         static func component(_ v: Double) -> PropertyListValue {
             let f = Float(v)
-            if Double(f) == v, let shorter = Double(String(f)) { return .real(shorter) }
+            guard Double(f) == v else { return .real(v) }
+            // The spelling read back as a double: without `strtod` when one operation is exact.
+            var text = String(f)
+            if let shorter = text.withUTF8({ DecimalText.double($0) }) ?? Double(text) { return .real(shorter) }
             return .real(v)
         }
 
+        static let colorKeys: [PropertyListValue] = ["red", "green", "blue", "alpha"]
+        static let colorKeysWithSpace: [PropertyListValue] = colorKeys + ["colorSpace"]
+
         static func color(_ c: ArchivedColor) -> PropertyListValue {
-            var d = PropertyListDictionary()
-            d.append(key: "red", value: component(c.red))
-            d.append(key: "green", value: component(c.green))
-            d.append(key: "blue", value: component(c.blue))
-            d.append(key: "alpha", value: component(c.alpha))
-            if c.space != .sRGB { d.append(key: "colorSpace", value: .string(c.space.rawValue)) }
-            return .dictionary(d)
+            var values: [PropertyListValue] = []
+            values.reserveCapacity(5)
+            values.append(component(c.red))
+            values.append(component(c.green))
+            values.append(component(c.blue))
+            values.append(component(c.alpha))
+            guard c.space != .sRGB else { return .dictionary(PropertyListDictionary(keys: colorKeys, values: values)) }
+            values.append(.string(c.space.rawValue))
+            return .dictionary(PropertyListDictionary(keys: colorKeysWithSpace, values: values))
         }
     }
 }

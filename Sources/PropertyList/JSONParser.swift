@@ -190,6 +190,8 @@ struct JSONParser: TextPropertyListParser {
         try countObject()
         // "-0" is a real: only -0.0 is written that way, and its sign survives the round trip.
         if isInteger && fits && !(negative && integer == 0) { return .integer(PropertyListInteger(integer)) }
+        // Most reals (all that a writer of shortest spellings writes) need no `strtod`.
+        if let value = DecimalText.double(UnsafeBufferPointer(rebasing: text[start..<pos])) { return .real(value) }
         let literal = String(decoding: UnsafeBufferPointer(rebasing: text[start..<pos]), as: UTF8.self)
         guard let value = Double(literal), value.isFinite else {
             throw error(.invalidValue, "the number \(literal) is too large for a 64-bit real", at: start)

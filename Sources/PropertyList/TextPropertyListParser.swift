@@ -74,7 +74,14 @@ extension TextPropertyListParser {
             throw error(.limitExceeded, "nesting is deeper than the limit of \(options.maximumDepth)")
         }
         try countObject()
-        stack.append(OpenTextCollection(kind: kind, start: pos))
+        var frame = OpenTextCollection(kind: kind, start: pos)
+        if !kind.isArray {
+            // Room for a small record's members at once, rather than growing one by one.
+            frame.keys.reserveCapacity(4)
+            frame.values.reserveCapacity(4)
+            frame.keyOffsets.reserveCapacity(4)
+        }
+        stack.append(frame)
     }
 
     /// Closes the innermost collection: an array, or a dictionary of the keys and values read.
