@@ -113,40 +113,64 @@ public struct StoreScanner: Sendable {
             FileManager.default.fileExists(atPath: reference.fileURL(store: storeURL).path)
         }
         var rowCount = 0
-        @Sendable func classify(_ value: DatabaseValue) -> StoredValue {
+        @Sendable func classify(_ value: DatabaseValue, _ reader: SmallArchiveReader?) -> StoredValue {
             switch value.storage {
             case .null: StoredValue(kind: .null)
             case .int64, .double: StoredValue(kind: .number)
-            case .string(let text): classifier.classify(Data(text.utf8), isText: true)
-            case .blob(let data): classifier.classify(data)
+            case .string(let text): classifier.classify(Data(text.utf8), isText: true, reader: reader)
+            case .blob(let data): classifier.classify(data, reader: reader)
             }
         }
-        // Rows are read in batches on this thread, classified on several, and recorded here
-        // in row order, so the report is the same however many threads there are. A batch ends
-        // at 2,048 rows or 32 MB of values, so memory stays flat with large inline BLOBs.
+        // Rows are read in batches on this thread and classified on several. Without a visitor,
+        // each thread counts its slice of the batch in tallies of its own, which are merged here
+        // in row order; a visitor sees every value here, in row order. Either way the report is
+        // the same however many threads there are. A batch ends at 2,048 rows or 32 MB of
+        // values, so memory stays flat with large inline BLOBs.
         let batchRows = 2_048
         let batchBytes = 32 << 20
         var keys: [Int64] = []
         var values: [DatabaseValue] = []
         var bytes = 0
+        let maximumExamples = options.maximumExamples
+        let columnCount = columns.count
         func recordBatch() {
+            defer {
+                tracker.add(keys.count)
+                keys.removeAll(keepingCapacity: true)
+                values.removeAll(keepingCapacity: true)
+                bytes = 0
+            }
+            guard let visit else {
+                nonisolated(unsafe) let batchKeys = keys, batchValues = values
+                let parts = ParallelBatch.slices(count: batchKeys.count, parallelism: options.parallelism, stackSize: options.workerStackSize,
+                                                 placeholder: [ValueTally<Int64>]()) { rows in
+                    var part = Array(repeating: ValueTally<Int64>(), count: columnCount)
+                    let reader = SmallArchiveReader()
+                    for row in rows {
+                        for index in 0..<columnCount {
+                            part[index].record(classify(batchValues[row * columnCount + index], reader), key: batchKeys[row],
+                                               judge: columnJudges[index], maximumExamples: maximumExamples,
+                                               externalFileExists: externalFileExists)
+                        }
+                    }
+                    return part
+                }
+                for part in parts {
+                    for index in part.indices { tallies[index].merge(part[index], maximumExamples: maximumExamples) }
+                }
+                return
+            }
             let stored = ParallelBatch.map(values, parallelism: options.parallelism, stackSize: options.workerStackSize,
-                                           placeholder: StoredValue(kind: .null), classify)
+                                           placeholder: StoredValue(kind: .null)) { classify($0, nil) }
             for (row, primaryKey) in keys.enumerated() {
                 for index in columns.indices {
-                    if let visit {
-                        visit(StoredValueLocation(table: table.name, column: columns[index].name,
-                                                  keyColumn: table.hasRowID ? table.keyColumn : "row", primaryKey: primaryKey),
-                              stored[row * columns.count + index])
-                    }
+                    visit(StoredValueLocation(table: table.name, column: columns[index].name,
+                                              keyColumn: table.hasRowID ? table.keyColumn : "row", primaryKey: primaryKey),
+                          stored[row * columns.count + index])
                     tallies[index].record(stored[row * columns.count + index], key: primaryKey, judge: columnJudges[index],
                                           maximumExamples: options.maximumExamples, externalFileExists: externalFileExists)
                 }
             }
-            tracker.add(keys.count)
-            keys.removeAll(keepingCapacity: true)
-            values.removeAll(keepingCapacity: true)
-            bytes = 0
         }
         let cursor = try Row.fetchCursor(db, sql: sql)
         while let row = try cursor.next() {

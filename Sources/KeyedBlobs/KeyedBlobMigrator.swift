@@ -1,4 +1,5 @@
 import Foundation
+import KeyedArchive
 import Synchronization
 
 /// The migration engine: reads a table of keyed blobs in batches, converts each value
@@ -234,12 +235,12 @@ public struct KeyedBlobMigrator: Sendable {
     func convert(_ values: [KeyedBlobValue]) -> [ValueConverter.Outcome] {
         let converter = self.converter
         return ParallelBatch.map(values, parallelism: options.parallelism, stackSize: options.workerStackSize,
-                                 placeholder: .skipped(.null)) { value in
+                                 placeholder: .skipped(.null), makeState: { SmallArchiveReader() }) { reader, value in
             switch value {
             case .null: .skipped(.null)
             case .done: .skipped(.alreadyConverted)
-            case .bytes(let data): converter.convert(data)
-            case .text(let data): converter.convert(data, isText: true)
+            case .bytes(let data): converter.convert(data, reader: reader)
+            case .text(let data): converter.convert(data, isText: true, reader: reader)
             case .number: converter.convert(StoredValue(kind: .number))
             }
         }

@@ -15,8 +15,10 @@ import Synchronization
 /// bytes reach `maximumTotalSize` the memo starts over. A column whose values do not repeat
 /// costs little: when the memo fills having found fewer than one value in 16 of those it holds,
 /// it empties itself and stands aside for four times as many values (at least 65,536), then
-/// tries again. A palette is judged only once the memo is full, so its values may come in any
-/// order, even each once before any repeats.
+/// tries again; each time in a row it fills for nothing, it stands aside twice as long as the
+/// time before (up to 64 times), so that a column of a million distinct values is remembered
+/// for a few percent of its rows only. A palette is judged only once the memo is full, so its
+/// values may come in any order, even each once before any repeats.
 public final class RepeatedValueMemo<Result: Sendable>: Sendable {
     /// The largest value remembered, in bytes (default 4 KiB: typical archived colors, URLs and
     /// small settings dictionaries are a few hundred bytes).
@@ -44,6 +46,8 @@ public final class RepeatedValueMemo<Result: Sendable>: Sendable {
         var hits = 0
         /// Values still to pass without a lookup, after the memo filled with too few hits.
         var standingAside = 0
+        /// How many times in a row the memo filled with too few hits.
+        var fruitlessFills = 0
     }
 
     static var minimumStandAside: Int { 65_536 }
@@ -114,9 +118,11 @@ public final class RepeatedValueMemo<Result: Sendable>: Sendable {
                 state.keptBytes = 0
                 state.hits = 0
                 guard repeats else {
-                    state.standingAside = max(Self.minimumStandAside, 4 * held)
+                    state.standingAside = max(Self.minimumStandAside, 4 * held) << min(state.fruitlessFills, 6)
+                    state.fruitlessFills += 1
                     return
                 }
+                state.fruitlessFills = 0
             }
             if state.results.updateValue(made, forKey: kept) == nil { state.keptBytes += cost }
         }

@@ -39,27 +39,56 @@ public struct StoredValueClassifier: Sendable {
 
     /// Classifies bytes stored as a BLOB (or TEXT, with `isText`).
     public func classify(_ bytes: Data, isText: Bool = false) -> StoredValue {
-        guard let memo else { return classifyFresh(bytes, isText: isText) }
-        return memo.result(for: bytes, isText: isText) { classifyFresh(bytes, isText: isText) }
+        classify(bytes, isText: isText, reader: nil)
     }
 
-    func classifyFresh(_ bytes: Data, isText: Bool) -> StoredValue {
+    /// `classify(_:isText:)`, reading small archives with `reader`, which keeps what repeats
+    /// from one value to the next (one reader per thread).
+    package func classify(_ bytes: Data, isText: Bool = false, reader: SmallArchiveReader?) -> StoredValue {
+        guard let memo, Self.isWorthRemembering(bytes, isText: isText) else { return classifyFresh(bytes, isText: isText, reader: reader) }
+        return memo.result(for: bytes, isText: isText) { classifyFresh(bytes, isText: isText, reader: reader) }
+    }
+
+    /// Whether classifying the value may cost more than remembering it: what may be parsed (a
+    /// binary or XML plist, an archive, a typedstream, JSON, framed or not) by its first byte,
+    /// as `NestedPayload` tells them. Text, images, UUIDs and other bytes are told apart by
+    /// their first bytes, faster than the memo finds them.
+    static func isWorthRemembering(_ bytes: Data, isText: Bool) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            guard var first = raw.first else { return false }
+            if first == ExternalBinaryStorage.inlineMarker, raw.count > 1, !isText { first = raw[1] }
+            switch first {
+            case UInt8(ascii: "b"), UInt8(ascii: "<"), UInt8(ascii: "{"), UInt8(ascii: "["),
+                 0xEF, 0xFE, 0xFF, 0x00, 0x03, 0x04, 0x09, 0x0A, 0x0D, 0x20:
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
+    func classifyFresh(_ bytes: Data, isText: Bool, reader: SmallArchiveReader? = nil) -> StoredValue {
         if let reference = ExternalBinaryStorage.reference(in: bytes) {
             return StoredValue(kind: .externalReference, framing: .external, detail: reference.description, reference: reference)
         }
         if !isText, let inner = ExternalBinaryStorage.inlineValue(in: bytes) {
             // 0x01 is Core Data's inline header only if what follows is a value we recognize.
-            var framed = classifyUnframed(inner, isText: false)
+            var framed = classifyUnframed(inner, isText: false, reader: reader)
             if framed.kind != .other {
                 framed.framing = .inline
                 return framed
             }
         }
-        return classifyUnframed(bytes, isText: isText)
+        return classifyUnframed(bytes, isText: isText, reader: reader)
     }
 
     /// Classifies a value without looking for Core Data's framing.
     public func classifyUnframed(_ bytes: Data, isText: Bool) -> StoredValue {
+        classifyUnframed(bytes, isText: isText, reader: nil)
+    }
+
+    /// `classifyUnframed(_:isText:)`, reading small archives with `reader`.
+    package func classifyUnframed(_ bytes: Data, isText: Bool, reader: SmallArchiveReader?) -> StoredValue {
         if !isText, TypedStream.isTypedStream(bytes) {
             guard decodesArchives else { return StoredValue(kind: .typedStream, payload: bytes) }
             do {
@@ -73,10 +102,12 @@ public struct StoredValueClassifier: Sendable {
             // Most binary values are archives: decoded straight from the bytes, flat, which is
             // several times faster than building the property-list tree first. Anything else
             // (a plain plist, damage) is read the ordinary way below, which says what it is.
-            if format == .binary, archiveDetail == .classes, let index = KeyedArchiveClassIndex(data: bytes, options: readOptions) {
+            if format == .binary, archiveDetail == .classes,
+               let index = reader?.classIndex(bytes, options: readOptions) ?? KeyedArchiveClassIndex(data: bytes, options: readOptions) {
                 return StoredValue(kind: .keyedArchiveBinary, format: format, payload: bytes, classIndex: index, readOptions: readOptions)
             }
-            if format == .binary, decodesArchives, let archive = try? KeyedArchive(data: bytes, options: readOptions) {
+            if format == .binary, decodesArchives,
+               let archive = reader?.archive(bytes, options: readOptions) ?? (try? KeyedArchive(data: bytes, options: readOptions)) {
                 return StoredValue(kind: .keyedArchiveBinary, archive: archive, format: format, payload: bytes)
             }
             let value: PropertyListValue
@@ -113,7 +144,15 @@ public struct StoredValueClassifier: Sendable {
     /// Binary when the bytes start with `bplist`; XML when they open with an XML declaration or
     /// doctype that leads to `<plist`, or with `<plist` itself. Other markup is not a plist.
     static func propertyListFormat(of bytes: Data) -> PropertyListFormat? {
-        if bytes.starts(with: bplist) { return .binary }
+        let first = bytes.withUnsafeBytes { raw -> UInt8? in raw.first }
+        guard let first else { return nil }
+        if first == UInt8(ascii: "b"), bytes.withUnsafeBytes({ $0.starts(with: bplist) }) { return .binary }
+        // XML opens with `<` after any whitespace, in UTF-8 or after a byte-order mark, or in
+        // UTF-16 or UTF-32 (a zero byte first when big-endian, `<` first when little-endian).
+        switch first {
+        case UInt8(ascii: "<"), 0x00, 0xEF, 0xFE, 0xFF, 0x20, 0x09, 0x0A, 0x0D: break
+        default: return nil
+        }
         let head = bytes.prefix(512)
         guard PropertyListFormat.detect(head) == .xml else { return nil }
         // UTF-8 (with or without BOM) is what every writer uses; other encodings are left to

@@ -49,6 +49,29 @@ public enum StoredValueKind: String, Sendable, Hashable, CaseIterable, Comparabl
     public var isArchive: Bool { isKeyedArchive || self == .typedStream }
 
     public static func < (a: Self, b: Self) -> Bool {
-        (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)
+        a.ordinal < b.ordinal
+    }
+
+    /// The place of the kind in `allCases`.
+    var ordinal: Int {
+        switch self {
+        case .keyedArchiveBinary: 0
+        case .keyedArchiveXML: 1
+        case .typedStream: 2
+        case .propertyList: 3
+        case .json: 4
+        case .image: 5
+        case .externalReference: 6
+        case .unreadable: 7
+        case .other: 8
+        case .text: 9
+        case .number: 10
+        case .null: 11
+        }
+    }
+
+    /// By the case, not its raw string: every value a scan counts is hashed once.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ordinal)
     }
 }

@@ -48,8 +48,17 @@ public struct ValueConverter: Sendable {
 
     /// The outcome for a value stored as bytes (nil for SQL NULL).
     public func convert(_ bytes: Data?, isText: Bool = false) -> Outcome {
+        convert(bytes, isText: isText, reader: nil)
+    }
+
+    /// `convert(_:isText:)`, reading small archives with `reader`, which keeps what repeats from
+    /// one value to the next (one reader per thread).
+    package func convert(_ bytes: Data?, isText: Bool = false, reader: SmallArchiveReader?) -> Outcome {
         guard let bytes else { return .skipped(.null) }
-        return memo.result(for: bytes, isText: isText) { convert(classifier.classify(bytes, isText: isText)) }
+        guard StoredValueClassifier.isWorthRemembering(bytes, isText: isText) else {
+            return convert(classifier.classifyFresh(bytes, isText: isText, reader: reader))
+        }
+        return memo.result(for: bytes, isText: isText) { convert(classifier.classifyFresh(bytes, isText: isText, reader: reader)) }
     }
 
     /// The outcome for a value already classified.

@@ -27,6 +27,24 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
     public var examples: [Example] = []
     /// Refusals already explained, by the set of classes that caused them.
     var refusals: [String: Refusal] = [:]
+    /// What the last class index counted came to, for the next value with the same classes
+    /// and layout (a column of one kind of archive gives the same index row after row).
+    var lastIndex: IndexSummary?
+
+    /// A class index's readable class names, verdict and signature, once worked out.
+    struct IndexSummary: Sendable {
+        var classes: [ArchivedClass]
+        var slots: [Int32]
+        var names: [String]
+        /// The judge's verdicts the verdict and signature are from (`AllowListJudge.verdicts`).
+        var judge: ObjectIdentifier?
+        var accepted: Bool?
+        var signature: String?
+
+        func describes(_ index: KeyedArchiveClassIndex) -> Bool {
+            classes.count == index.classes.count && zip(classes, index.classes).allSatisfy { $0 === $1 } && slots == index.slots
+        }
+    }
 
     /// A row the report points at.
     public struct Example: Sendable, Hashable {
@@ -119,13 +137,32 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
             let archive = stored.archive
             let signature: () -> String
             if let index = stored.classIndex {
-                for name in Self.readableClassNames(index) { classes[name, default: 0] += 1 }
-                guard let judge else { break }
-                guard !judge.verdicts.accepts(index) else {
+                var summary: IndexSummary
+                if let last = lastIndex, last.describes(index) {
+                    summary = last
+                } else {
+                    summary = IndexSummary(classes: index.classes, slots: index.slots, names: Self.readableClassNames(index))
+                }
+                for name in summary.names { classes[name, default: 0] += 1 }
+                guard let judge else {
+                    lastIndex = summary
+                    break
+                }
+                let judgeID = ObjectIdentifier(judge.verdicts)
+                if summary.judge != judgeID {
+                    summary.judge = judgeID
+                    summary.accepted = judge.verdicts.accepts(index)
+                    summary.signature = nil
+                }
+                if summary.accepted == true {
+                    lastIndex = summary
                     accepted += 1
                     break
                 }
-                signature = { ClassVerdictCache.signature(of: index, trustsArchiveHierarchy: trustsHierarchy) }
+                let known = summary.signature ?? ClassVerdictCache.signature(of: index, trustsArchiveHierarchy: trustsHierarchy)
+                summary.signature = known
+                lastIndex = summary
+                signature = { known }
             } else if let archive {
                 var seen: Set<String> = []
                 for object in archive.decodedObjects where seen.insert(object.readableClassName).inserted {

@@ -37,8 +37,10 @@ public struct PostgresScanner: Sendable {
         try processAll(PostgresBlobTable(connection: connection, location: location, shard: options.shard, target: nil, lockTimeout: nil),
                        placeholder: ValueTally<PostgresKey>()) { batch, range in
             var part = ValueTally<PostgresKey>()
+            let reader = SmallArchiveReader()
             for index in range {
-                part.record(Self.classify(batch.values[index], classifier), key: batch.keys[index], judge: judge, maximumExamples: maximumExamples)
+                part.record(Self.classify(batch.values[index], classifier, reader: reader), key: batch.keys[index], judge: judge,
+                            maximumExamples: maximumExamples)
             }
             return part
         } _: { _, parts in
@@ -93,12 +95,12 @@ public struct PostgresScanner: Sendable {
     }
 
     /// What a stored value is.
-    static func classify(_ value: KeyedBlobValue, _ classifier: StoredValueClassifier) -> StoredValue {
+    static func classify(_ value: KeyedBlobValue, _ classifier: StoredValueClassifier, reader: SmallArchiveReader? = nil) -> StoredValue {
         switch value {
         case .null, .done: StoredValue(kind: .null)
         case .number: StoredValue(kind: .number)
-        case .bytes(let data): classifier.classify(data)
-        case .text(let data): classifier.classify(data, isText: true)
+        case .bytes(let data): classifier.classify(data, reader: reader)
+        case .text(let data): classifier.classify(data, isText: true, reader: reader)
         }
     }
 

@@ -29,6 +29,24 @@ import Testing
         }
     }
 
+    @Test func aStoreWhereEveryTintIsItsOwnMigratesEachRowToItsOwnColor() throws {
+        // 3,000 distinct colors: nothing for the memo to find again; each row read in place.
+        let store = try TemporaryStore(rows: 3_000) { $0.distinctColors = true; $0.nullTintColorEvery = 0 }
+        defer { store.remove() }
+        let result = try AttributeMigrator(options: Self.options(batchSize: 700)).migrate(path: store.path, attribute: "BowTie.tintColor")
+        #expect(result.converted == 3_000)
+        #expect(result.failedCount == 0)
+        var seen = Set<String>()
+        for (pk, value, _) in try store.tintColors() {
+            let bytes = try #require(value)
+            let color = try JSONDecoder().decode(Color.self, from: bytes)
+            let expected = try #require(store.fixture.tintColor(row: Int(pk)))
+            #expect(color.matches(expected), "Z_PK \(pk): \(color) is not \(expected)")
+            seen.insert(String(decoding: bytes, as: UTF8.self))
+        }
+        #expect(seen.count == 3_000)
+    }
+
     @Test(arguments: [MigrationOptions.Target.propertyList, .xml])
     func migratingToAPropertyListGivesValuesPropertyListDecoderReads(target: MigrationOptions.Target) throws {
         let store = try TemporaryStore(rows: 25)

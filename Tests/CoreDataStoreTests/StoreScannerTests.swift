@@ -17,6 +17,25 @@ import Testing
         #expect(one.jsonValue == four.jsonValue)
     }
 
+    @Test func aStoreWhereNoValueRepeatsIsCountedRowByRowAsASweepSeesIt() throws {
+        // Every tint and photo its own: the memo finds nothing, the colors are read in place
+        // and counted on each thread; a sweep's visitor sees each decoded value on this one.
+        let store = try TemporaryStore(rows: 5_000) { $0.distinctColors = true; $0.nullTintColorEvery = 0 }
+        defer { store.remove() }
+        let one = try StoreScanner(options: ScanOptions(parallelism: 1)).scan(path: store.path)
+        let two = try StoreScanner(options: ScanOptions(parallelism: 2)).scan(path: store.path)
+        var visited = 0
+        let swept = try StoreScanner(options: ScanOptions(parallelism: 2)).scan(path: store.path, visit: { location, _ in
+            if location.column == "ZTINTCOLOR" { visited += 1 }
+        })
+        #expect(one.jsonValue == two.jsonValue)
+        #expect(one.jsonValue == swept.jsonValue)
+        #expect(visited == 5_000)
+        let tint = try #require(one.tables.first?.columns.first { $0.column.name == "ZTINTCOLOR" })
+        #expect(tint.kinds == [.keyedArchiveBinary: 5_000])
+        #expect(tint.classes["UIColor"] == 5_000)
+    }
+
     @Test func progressIsReportedPerBatchAndEndsAtEveryRowOfEveryTable() throws {
         let store = try TemporaryStore(rows: 5_000)
         defer { store.remove() }

@@ -103,6 +103,32 @@ import Testing
         #expect(again.count == 1)
     }
 
+    @Test func aColumnThatStillDoesNotRepeatIsLeftAloneTwiceAsLongEachTime() {
+        let memo = RepeatedValueMemo<Int>(maximumValueSize: 10, maximumTotalSize: 100, entryOverhead: 0)
+        let aside = RepeatedValueMemo<Int>.minimumStandAside
+        var next = 0
+        func distinct(_ count: Int) {
+            for _ in 0..<count {
+                // 10 bytes each: 10 values fill it.
+                _ = memo.result(for: withUnsafeBytes(of: next) { Data($0) } + Data([0, 0])) { 0 }
+                next += 1
+            }
+        }
+        // Filled for nothing once: aside for `minimumStandAside` values; then filled for
+        // nothing again (11 values fill it): aside for twice as many.
+        distinct(11 + aside + 11)
+        distinct(aside)
+        let maker = Maker()
+        _ = memo.result(for: Data("seen twice".utf8)) { maker.makeNumber() }
+        _ = memo.result(for: Data("seen twice".utf8)) { maker.makeNumber() }
+        #expect(maker.count == 2, "still standing aside after one period")
+        distinct(aside - 2)
+        let again = Maker()
+        _ = memo.result(for: Data("seen twice".utf8)) { again.makeNumber() }
+        _ = memo.result(for: Data("seen twice".utf8)) { again.makeNumber() }
+        #expect(again.count == 1, "remembering again after two periods")
+    }
+
     @Test func aPaletteWhoseColorsAllComeOnceBeforeAnyRepeatsIsStillRemembered() {
         // 5,000 values in a fixed cycle (as a table whose ids map one to one onto a palette):
         // the first pass finds nothing again, the second finds everything.

@@ -40,12 +40,15 @@ import Testing
         ]
     }()
 
-    static func tally(_ values: [Data], detail: StoredValueClassifier.ArchiveDetail, allowList: AllowList) -> ValueTally<Int> {
+    /// With `reader`, small archives are read in place by one reader, row after row, as scans
+    /// and migrations read them.
+    static func tally(_ values: [Data], detail: StoredValueClassifier.ArchiveDetail, allowList: AllowList,
+                      reader: SmallArchiveReader? = nil) -> ValueTally<Int> {
         let classifier = StoredValueClassifier(archiveDetail: detail)
         let judge = AllowListJudge(allowList: allowList)
         var tally = ValueTally<Int>()
         for (row, bytes) in values.enumerated() {
-            tally.record(classifier.classify(bytes), key: row, judge: judge, maximumExamples: 1_000)
+            tally.record(classifier.classify(bytes, reader: reader), key: row, judge: judge, maximumExamples: 1_000)
         }
         return tally
     }
@@ -53,6 +56,14 @@ import Testing
     static func expectSameReport(_ values: [Data], allowList: AllowList) {
         let byIndex = tally(values, detail: .classes, allowList: allowList)
         let byObjects = tally(values, detail: .objects, allowList: allowList)
+        for inPlace in [tally(values, detail: .classes, allowList: allowList, reader: SmallArchiveReader()),
+                        tally(values, detail: .objects, allowList: allowList, reader: SmallArchiveReader())] {
+            #expect(inPlace.kinds == byIndex.kinds)
+            #expect(inPlace.classes == byIndex.classes)
+            #expect(inPlace.accepted == byIndex.accepted && inPlace.refused == byIndex.refused)
+            #expect(inPlace.refusedClasses == byIndex.refusedClasses && inPlace.suggestionCounts == byIndex.suggestionCounts)
+            #expect(inPlace.examples == byIndex.examples)
+        }
         #expect(byIndex.rowCount == values.count)
         #expect(byIndex.kinds == byObjects.kinds)
         #expect(byIndex.formats == byObjects.formats)
@@ -91,6 +102,39 @@ import Testing
         // The corpus holds archives the class index reads and others it leaves to the decoder.
         let indexed = values.filter { StoredValueClassifier(archiveDetail: .classes).classify($0).classIndex != nil }
         #expect(indexed.count > 50)
+    }
+
+    @Test func colorsRowAfterRowCountedFromTheirSharedIndexAreCountedAsOneByOne() {
+        // Distinct colors, each read in place: one index after another, the tally's summary of
+        // the last index stands for the next, accepted or refused, as a fresh count would.
+        var values: [Data] = []
+        for i in 0..<300 {
+            var builder = KeyedArchiveBuilder()
+            let root = builder.uiColor(red: Double(i % 256) / 255, green: 0.5, blue: Double(i / 256) / 255, alpha: 1)
+            values.append((try? KeyedArchiveWriter().write(builder.archive(root: root), format: .binary)) ?? Data())
+            if i % 50 == 0 { values.append(Self.builtValues[0]) }
+        }
+        for list in [AllowList.transformerDefault, .transformerDefault(adding: ["UIColor"])] {
+            Self.expectSameReport(values, allowList: list)
+        }
+        let refused = Self.tally(values, detail: .classes, allowList: .transformerDefault, reader: SmallArchiveReader())
+        #expect(refused.refused == 306)
+        #expect(refused.classes["UIColor"] == 300)
+    }
+
+    @Test func kindsSortInTheOrderReportsListThem() {
+        #expect(StoredValueKind.allCases.reversed().sorted() == StoredValueKind.allCases)
+        #expect(Set(StoredValueKind.allCases).count == StoredValueKind.allCases.count)
+    }
+
+    @Test func onlyValuesThatAreParsedAreWorthRemembering() {
+        #expect(StoredValueClassifier.isWorthRemembering(Self.builtValues[0], isText: false))
+        #expect(StoredValueClassifier.isWorthRemembering(Data([1]) + Self.builtValues[0], isText: false))
+        #expect(StoredValueClassifier.isWorthRemembering(Data("<?xml version".utf8), isText: true))
+        #expect(StoredValueClassifier.isWorthRemembering(Data("{\"a\": 1}".utf8), isText: true))
+        #expect(!StoredValueClassifier.isWorthRemembering(Data("Red Bow Tie 12".utf8), isText: true))
+        #expect(!StoredValueClassifier.isWorthRemembering(Data([0x89, 0x50, 0x4E, 0x47]), isText: false))
+        #expect(!StoredValueClassifier.isWorthRemembering(Data(), isText: false))
     }
 
     @Test func aScanRemembersARepeatedValueAndReportsEachRow() {
