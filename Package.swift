@@ -138,7 +138,8 @@ let package = Package(
         .executableTarget(
             name: "archivist-bench",
             dependencies: [
-                "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures",
+                "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "KeyedBlobs",
+                "PostgresTable", "PostgresFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -8,6 +8,8 @@ import PropertyList
 //   archivist-bench --measure-memory binary|xml FILE   (internal: one parse in a fresh process)
 //   archivist-bench --measure-store-migration STORE    (internal: one migration in a fresh process)
 //   archivist-bench --model [N]                        reading the Teams store's model, N times
+//   archivist-bench --row-unit [N] [--repeat R]        scan's and migrate's unit on N distinct UIColor
+//                                                       archives, in process, one thread (ns per row)
 //   archivist-bench --foundation-get FILE KEYPATH      (internal: Foundation's whole parse and one look-up)
 //   archivist-bench --only process [--cli PATH]        (the CLI as a whole process, against Foundation,
 //                                                       plistutil and xmllint, in the same run)
@@ -28,6 +30,11 @@ if arguments.count == 3, arguments[1] == "--measure-store-migration" {
     exit(0)
 }
 
+if arguments.count >= 2, arguments[1] == "--row-unit" {
+    let repetitions = arguments.firstIndex(of: "--repeat").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? 5
+    RowUnitBenchmark(rows: arguments.count >= 3 ? Int(arguments[2]) ?? 100_000 : 100_000, repetitions: repetitions).run()
+    exit(0)
+}
 if arguments.count >= 2, arguments[1] == "--model" {
     ModelBenchmark.run(repetitions: arguments.count >= 3 ? Int(arguments[2]) ?? 20 : 20)
     exit(0)
