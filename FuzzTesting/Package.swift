@@ -10,6 +10,7 @@ let fuzzTargets = [
     "FuzzJSONPropertyList",
     "FuzzKeyedArchive",
     "FuzzCheckAndUnarchive",
+    "FuzzSmallArchive",
 ]
 
 let package = Package(

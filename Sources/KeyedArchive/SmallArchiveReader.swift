@@ -14,22 +14,22 @@ import PropertyList
 /// layout repeat.
 ///
 /// Not for sharing between threads: each thread reads with a reader of its own.
-package final class SmallArchiveReader {
+public final class SmallArchiveReader {
     var reading = SmallArchiveReading()
 
-    package init() {}
+    public init() {}
 
     /// The class index of a binary archive, as `KeyedArchiveClassIndex(data:options:)` reads
     /// it; nil when the archive is not small or not in the common layout, or does not decode
     /// (then `KeyedArchiveClassIndex(data:options:)` says what it is).
-    package func classIndex(_ data: Data, options: KeyedArchiveReadOptions) -> KeyedArchiveClassIndex? {
+    public func classIndex(_ data: Data, options: KeyedArchiveReadOptions = .default) -> KeyedArchiveClassIndex? {
         reading.classIndex(data, options: options)
     }
 
     /// A binary archive decoded as `KeyedArchive(data:options:)` decodes it; nil when the
     /// archive is not small or not in the common layout, or does not decode (then
     /// `KeyedArchive(data:options:)` says what it is).
-    package func archive(_ data: Data, options: KeyedArchiveReadOptions) -> KeyedArchive? {
+    public func archive(_ data: Data, options: KeyedArchiveReadOptions = .default) -> KeyedArchive? {
         reading.archive(data, options: options)
     }
 }

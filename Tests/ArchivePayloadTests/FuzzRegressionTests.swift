@@ -23,7 +23,7 @@ import PropertyList
 
     /// The targets of FuzzTesting/Package.swift.
     static let targets = ["FuzzBinaryPropertyList", "FuzzXMLPropertyList", "FuzzOpenStepPropertyList",
-                          "FuzzJSONPropertyList", "FuzzKeyedArchive", "FuzzCheckAndUnarchive"]
+                          "FuzzJSONPropertyList", "FuzzKeyedArchive", "FuzzCheckAndUnarchive", "FuzzSmallArchive"]
 
     static let inputs: [Input] = {
         let files = FileManager.default
@@ -63,6 +63,11 @@ import PropertyList
                 guard let payload = try? mapper.payload(of: archive) else { continue }
                 _ = try? JSONPropertyListWriter().write(payload)
             }
+        case "FuzzSmallArchive":
+            // Differential: what the in-place reader reads is what the ordinary readers read.
+            let reader = SmallArchiveReader()
+            if let small = reader.archive(data) { #expect(small == (try? KeyedArchive(data: data))) }
+            if let index = reader.classIndex(data) { #expect(index.classes == KeyedArchiveClassIndex(data: data)?.classes) }
         default:
             Issue.record("no fuzz target is named \(target)")
         }
