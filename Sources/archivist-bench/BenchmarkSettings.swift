@@ -15,10 +15,18 @@ struct BenchmarkSettings {
     /// Rows in the generated Core Data store whose tintColor is migrated to JSON.
     var storeRows = 1_000_000
     /// Which groups to run: the in-process groups by default; `process` (the CLI as a whole
-    /// process against Foundation, plistutil and xmllint) only when asked for.
+    /// process against Foundation, plistutil and xmllint) and `rows` (scan and migrate of
+    /// columns, against another build) only when asked for.
     var groups: Set<String> = ["plist", "archive", "store", "keypath"]
     /// The `archivist` executable the process group runs; by default the one beside the bench.
     var cliPath: String?
+    /// Another build of `archivist` the rows group runs in the same rounds, and whose outputs
+    /// it compares (`--baseline-cli`).
+    var baselineCLIPath: String?
+    /// The PostgreSQL server the rows group fills and migrates tables on (`--postgres`).
+    var postgresURL: String?
+    /// The rows group's shapes to run: `store`, `postgres`, or both (`--shapes`).
+    var rowShapes: Set<String> = ["store", "postgres"]
     /// When set, only write the generated inputs there (input.bplist, input.xml) and stop.
     var inputsDirectory: String?
 }

@@ -14,21 +14,37 @@ final class ProcessRounds {
         let arguments: [String]
         let stdoutPath: String
         let outputPath: String?
+        /// Run before each run, outside the timing: what the command changes (a store or a
+        /// table it migrates) is put back as it was. False stops the command.
+        let prepare: (() -> Bool)?
         fileprivate(set) var best: ProcessRun?
+        /// Every run's time, in round order.
+        fileprivate(set) var times: [Double] = []
         fileprivate(set) var failed = false
 
-        init(arguments: [String], stdoutPath: String, outputPath: String?) {
+        init(arguments: [String], stdoutPath: String, outputPath: String?, prepare: (() -> Bool)? = nil) {
             self.arguments = arguments
             self.stdoutPath = stdoutPath
             self.outputPath = outputPath
+            self.prepare = prepare
+        }
+
+        /// The median of the runs' times.
+        var median: Double? {
+            guard !times.isEmpty else { return nil }
+            let sorted = times.sorted()
+            let middle = sorted.count / 2
+            return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
         }
     }
 
     private var commands: [Command] = []
+    /// The 1-minute load average before each run (`/proc/loadavg`), where it can be read.
+    private(set) var loads: [Double] = []
 
     /// Adds a command to every round; its run is read from the result once `run` is over.
-    func add(_ arguments: [String], stdoutPath: String = "/dev/null", outputPath: String? = nil) -> Command {
-        let command = Command(arguments: arguments, stdoutPath: stdoutPath, outputPath: outputPath)
+    func add(_ arguments: [String], stdoutPath: String = "/dev/null", outputPath: String? = nil, prepare: (() -> Bool)? = nil) -> Command {
+        let command = Command(arguments: arguments, stdoutPath: stdoutPath, outputPath: outputPath, prepare: prepare)
         commands.append(command)
         return command
     }
@@ -38,6 +54,16 @@ final class ProcessRounds {
         for round in 1...max(1, rounds) {
             log("process: round \(round) of \(max(1, rounds)), \(commands.count) commands…")
             for command in commands where !command.failed {
+                if let prepare = command.prepare, !prepare() {
+                    log("process benchmark: cannot prepare \(command.arguments.joined(separator: " "))")
+                    command.failed = true
+                    command.best = nil
+                    continue
+                }
+                if let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8),
+                   let load = text.split(separator: " ").first.flatMap({ Double($0) }) {
+                    loads.append(load)
+                }
                 guard let run = ProcessRun.run(command.arguments, stdoutPath: command.stdoutPath, outputPath: command.outputPath),
                       run.status == 0 else {
                     log("process benchmark: \(command.arguments.joined(separator: " ")) failed")
@@ -45,6 +71,7 @@ final class ProcessRounds {
                     command.best = nil
                     continue
                 }
+                command.times.append(run.seconds)
                 if var kept = command.best {
                     kept.peakBytes = max(kept.peakBytes, run.peakBytes)
                     kept.seconds = min(kept.seconds, run.seconds)

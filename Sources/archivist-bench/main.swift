@@ -13,6 +13,10 @@ import PropertyList
 //   archivist-bench --foundation-get FILE KEYPATH      (internal: Foundation's whole parse and one look-up)
 //   archivist-bench --only process [--cli PATH]        (the CLI as a whole process, against Foundation,
 //                                                       plistutil and xmllint, in the same run)
+//   archivist-bench --only rows [--store-rows N] [--baseline-cli PATH] [--postgres URL] [--shapes store,postgres]
+//                               [--repeat N] [--write-inputs DIR]
+//                                                      (scan and migrate of stores and PostgreSQL columns, palette
+//                                                       and every value distinct, against another build, in rounds)
 //   archivist-bench --launch STDOUT -- COMMAND…        (internal: times one command and reads its rusage)
 //   archivist-bench --foundation-unarchive FILE        (internal: Foundation's side, one process)
 //   archivist-bench --foundation-plist FILE none|xml|binary OUT
@@ -74,18 +78,29 @@ while i < arguments.count {
     case "--cli" where i + 1 < arguments.count:
         settings.cliPath = arguments[i + 1]
         i += 1
+    case "--baseline-cli" where i + 1 < arguments.count:
+        settings.baselineCLIPath = arguments[i + 1]
+        i += 1
+    case "--shapes" where i + 1 < arguments.count:
+        settings.rowShapes = Set(arguments[i + 1].split(separator: ",").map(String.init))
+        i += 1
+    case "--postgres" where i + 1 < arguments.count:
+        settings.postgresURL = arguments[i + 1]
+        i += 1
     case "--markdown":
         settings.markdown = true
     case "--skip-foundation":
         settings.skipFoundation = true
     default:
-        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process] [--cli PATH] [--archive-records N] [--store-rows N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process|rows] [--cli PATH] [--baseline-cli PATH] [--postgres URL] [--shapes store,postgres] [--archive-records N] [--store-rows N]\n".utf8))
         exit(64)
     }
     i += 1
 }
 if settings.groups == ["process"] {
     ProcessBenchmark(settings: settings).run()
+} else if settings.groups == ["rows"] {
+    RowsBenchmark(settings: settings).run()
 } else {
     PropertyListBenchmark(settings: settings).run()
 }
