@@ -115,17 +115,18 @@ public struct StoreScanner: Sendable {
         var rowCount = 0
         @Sendable func classify(_ value: DatabaseValue, _ reader: SmallArchiveReader?) -> StoredValue {
             switch value.storage {
-            case .null: StoredValue(kind: .null)
-            case .int64, .double: StoredValue(kind: .number)
-            case .string(let text): classifier.classify(Data(text.utf8), isText: true, reader: reader)
+            case .null: StoredValue(kind: .null, decoding: nil)
+            case .int64, .double: StoredValue(kind: .number, decoding: nil)
+            case .string(let text): classifier.classify(Self.utf8(text), isText: true, reader: reader)
             case .blob(let data): classifier.classify(data, reader: reader)
             }
         }
         // Rows are read in batches on this thread and classified on several. Without a visitor,
-        // each thread counts its slice of the batch in tallies of its own, which are merged here
-        // in row order; a visitor sees every value here, in row order. Either way the report is
-        // the same however many threads there are. A batch ends at 2,048 rows or 32 MB of
-        // values, so memory stays flat with large inline BLOBs.
+        // each thread counts its slice of the batch in tallies of its own while this thread
+        // reads the next batch, and the slices are merged here in row order; a visitor sees
+        // every value here, in row order. Either way the report is the same however many
+        // threads there are. A batch ends at 2,048 rows or 32 MB of values, so memory stays flat
+        // with large inline BLOBs (two batches at most are held).
         let batchRows = 2_048
         let batchBytes = 32 << 20
         var keys: [Int64] = []
@@ -133,35 +134,45 @@ public struct StoreScanner: Sendable {
         var bytes = 0
         let maximumExamples = options.maximumExamples
         let columnCount = columns.count
+        let parallelism = options.parallelism, stackSize = options.workerStackSize
+        var counting: BatchTallies?
+        func finishCounting() {
+            guard let job = counting else { return }
+            for part in job.wait() {
+                for index in part.indices { tallies[index].merge(part[index], maximumExamples: maximumExamples) }
+            }
+            tracker.add(job.rows)
+            counting = nil
+        }
         func recordBatch() {
             defer {
-                tracker.add(keys.count)
                 keys.removeAll(keepingCapacity: true)
                 values.removeAll(keepingCapacity: true)
                 bytes = 0
             }
             guard let visit else {
                 nonisolated(unsafe) let batchKeys = keys, batchValues = values
-                let parts = ParallelBatch.slices(count: batchKeys.count, parallelism: options.parallelism, stackSize: options.workerStackSize,
-                                                 placeholder: [ValueTally<Int64>]()) { rows in
-                    var part = Array(repeating: ValueTally<Int64>(), count: columnCount)
-                    let reader = SmallArchiveReader()
-                    for row in rows {
-                        for index in 0..<columnCount {
-                            part[index].record(classify(batchValues[row * columnCount + index], reader), key: batchKeys[row],
-                                               judge: columnJudges[index], maximumExamples: maximumExamples,
-                                               externalFileExists: externalFileExists)
+                finishCounting()
+                counting = BatchTallies(rows: batchKeys.count) {
+                    ParallelBatch.slices(count: batchKeys.count, parallelism: parallelism, stackSize: stackSize,
+                                         placeholder: [ValueTally<Int64>]()) { rows in
+                        var part = Array(repeating: ValueTally<Int64>(), count: columnCount)
+                        let reader = SmallArchiveReader()
+                        for row in rows {
+                            for index in 0..<columnCount {
+                                part[index].record(classify(batchValues[row * columnCount + index], reader), key: batchKeys[row],
+                                                   judge: columnJudges[index], maximumExamples: maximumExamples,
+                                                   externalFileExists: externalFileExists)
+                            }
                         }
+                        return part
                     }
-                    return part
-                }
-                for part in parts {
-                    for index in part.indices { tallies[index].merge(part[index], maximumExamples: maximumExamples) }
                 }
                 return
             }
+            tracker.add(keys.count)
             let stored = ParallelBatch.map(values, parallelism: options.parallelism, stackSize: options.workerStackSize,
-                                           placeholder: StoredValue(kind: .null)) { classify($0, nil) }
+                                           placeholder: StoredValue(kind: .null, decoding: nil)) { classify($0, nil) }
             for (row, primaryKey) in keys.enumerated() {
                 for index in columns.indices {
                     visit(StoredValueLocation(table: table.name, column: columns[index].name,
@@ -172,12 +183,19 @@ public struct StoreScanner: Sendable {
                 }
             }
         }
-        let cursor = try Row.fetchCursor(db, sql: sql)
+        // Values are read from the statement as they are (`DatabaseValue(sqliteStatement:index:)`,
+        // what `row[i] as DatabaseValue` gives, without its generic conversion).
+        let statement = try db.makeStatement(sql: sql)
+        let cursor = try Row.fetchCursor(statement)
         while let row = try cursor.next() {
             rowCount += 1
-            keys.append((row[0] as Int64?) ?? Int64(rowCount))
+            switch DatabaseValue(sqliteStatement: statement.sqliteStatement, index: 0).storage {
+            case .int64(let key): keys.append(key)
+            case .null: keys.append(Int64(rowCount))
+            case .double, .string, .blob: keys.append((row[0] as Int64?) ?? Int64(rowCount))
+            }
             for index in columns.indices {
-                let value: DatabaseValue = row[index + 1]
+                let value = DatabaseValue(sqliteStatement: statement.sqliteStatement, index: Int32(index + 1))
                 switch value.storage {
                 case .blob(let data): bytes += data.count
                 case .string(let text): bytes += text.utf8.count
@@ -188,6 +206,7 @@ public struct StoreScanner: Sendable {
             if keys.count == batchRows || bytes >= batchBytes { recordBatch() }
         }
         recordBatch()
+        finishCounting()
         var detailed: [ColumnReport] = []
         var plain: [StoreColumn] = []
         for index in reports.indices {
@@ -202,6 +221,37 @@ public struct StoreScanner: Sendable {
         }
         return TableReport(name: table.name, entityNames: table.entities.map(\.name), rowCount: rowCount, columns: detailed, plainColumns: plain,
                            transientAttributes: table.transientAttributes, keyColumn: table.keyColumn)
+    }
+}
+
+extension StoreScanner {
+    /// A string's UTF-8 as `Data`, copied in one go (`Data(text.utf8)` goes through a dynamic
+    /// cast and a generic copy).
+    static func utf8(_ text: String) -> Data {
+        var text = text
+        return text.withUTF8 { Data(buffer: $0) }
+    }
+
+    /// The tallies of one batch, counted on other threads while the next batch is read.
+    final class BatchTallies: @unchecked Sendable {
+        let rows: Int
+        let group = DispatchGroup()
+        // Written once by the worker before `leave`, read only after `wait`.
+        var parts: [[ValueTally<Int64>]] = []
+
+        init(rows: Int, _ work: @escaping @Sendable () -> [[ValueTally<Int64>]]) {
+            self.rows = rows
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                parts = work()
+                group.leave()
+            }
+        }
+
+        func wait() -> [[ValueTally<Int64>]] {
+            group.wait()
+            return parts
+        }
     }
 }
 
