@@ -241,7 +241,7 @@ public struct KeyedBlobMigrator: Sendable {
             case .done: .skipped(.alreadyConverted)
             case .bytes(let data): converter.convert(data, reader: reader)
             case .text(let data): converter.convert(data, isText: true, reader: reader)
-            case .number: converter.convert(StoredValue(kind: .number))
+            case .number: converter.convert(StoredValue(kind: .number, decoding: nil))
             }
         }
     }

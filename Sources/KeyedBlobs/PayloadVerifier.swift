@@ -60,7 +60,19 @@ struct PayloadVerifier {
     }
 
     static func jsonMismatch(_ expected: PropertyListValue, _ decoded: PropertyListValue, options: JSONWriteOptions, path: String) -> String? {
-        func differ(_ what: String) -> String { "\(what) at \(at(path))" }
+        guard let found = jsonDifference(expected, decoded, options: options) else { return nil }
+        return "\(found.what) at \(at(path + found.path.reversed().joined()))"
+    }
+
+    /// A difference, and where: the path's components (`.key`, `[i]`) innermost first, made
+    /// only when there is a difference to report.
+    struct Difference {
+        var what: String
+        var path: [String] = []
+    }
+
+    static func jsonDifference(_ expected: PropertyListValue, _ decoded: PropertyListValue, options: JSONWriteOptions) -> Difference? {
+        func differ(_ what: String) -> Difference { Difference(what: what) }
         switch expected {
         case .string(let s):
             guard case .string(let t) = decoded, s == t || PropertyListValue.string(s) == .string(t) else { return differ("a string differs") }
@@ -111,7 +123,10 @@ struct PayloadVerifier {
         case .array(let items), .set(let items):
             guard case .array(let back) = decoded, back.count == items.count else { return differ("an array differs in length") }
             for (i, (a, b)) in zip(items, back).enumerated() {
-                if let problem = jsonMismatch(a, b, options: options, path: "\(path)[\(i)]") { return problem }
+                if var problem = jsonDifference(a, b, options: options) {
+                    problem.path.append("[\(i)]")
+                    return problem
+                }
             }
             return nil
         case .dictionary(let dictionary):
@@ -120,7 +135,10 @@ struct PayloadVerifier {
                 for (key, value) in dictionary {
                     let name = key.stringValue ?? ""
                     guard let other = back[name] else { return differ("key \"\(name)\" is missing") }
-                    if let problem = jsonMismatch(value, other, options: options, path: "\(path).\(name)") { return problem }
+                    if var problem = jsonDifference(value, other, options: options) {
+                        problem.path.append(".\(name)")
+                        return problem
+                    }
                 }
                 return nil
             }
@@ -129,14 +147,17 @@ struct PayloadVerifier {
                 for (key, value) in dictionary {
                     let name = key.integerValue?.description ?? ""
                     guard let other = back[name] else { return differ("key \(name) is missing") }
-                    if let problem = jsonMismatch(value, other, options: options, path: "\(path).\(name)") { return problem }
+                    if var problem = jsonDifference(value, other, options: options) {
+                        problem.path.append(".\(name)")
+                        return problem
+                    }
                 }
                 return nil
             }
             // Written as a flat [key, value, …] array.
             var flat: [PropertyListValue] = []
             for (key, value) in dictionary { flat.append(key); flat.append(value) }
-            return jsonMismatch(.array(flat), decoded, options: options, path: path)
+            return jsonDifference(.array(flat), decoded, options: options)
         }
     }
 

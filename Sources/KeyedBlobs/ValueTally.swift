@@ -7,9 +7,38 @@ import KeyedArchive
 public struct ValueTally<Key: Hashable & Sendable>: Sendable {
     public var rowCount = 0
     /// Values by kind.
-    public var kinds: [StoredValueKind: Int] = [:]
+    public var kinds: [StoredValueKind: Int] {
+        get {
+            var counts: [StoredValueKind: Int] = [:]
+            for kind in StoredValueKind.allCases where countsByKind[kind.ordinal] > 0 { counts[kind] = countsByKind[kind.ordinal] }
+            return counts
+        }
+        set {
+            countsByKind = Array(repeating: 0, count: StoredValueKind.allCases.count)
+            for (kind, count) in newValue { countsByKind[kind.ordinal] = count }
+        }
+    }
+    /// Values by kind, in the order of `StoredValueKind.allCases`: counted for every value,
+    /// without hashing.
+    var countsByKind = Array(repeating: 0, count: StoredValueKind.allCases.count)
     /// Finer labels within a kind: `PNG image`, `binary property list`, `16 bytes`.
-    public var formats: [String: Int] = [:]
+    public var formats: [String: Int] {
+        get {
+            guard let pending = pendingFormat else { return countedFormats }
+            var all = countedFormats
+            all[pending.label, default: 0] += pending.count
+            return all
+        }
+        set {
+            countedFormats = newValue
+            pendingFormat = nil
+        }
+    }
+    /// `formats`, but for the last label counted, whose count runs on in `pendingFormat` until
+    /// another label comes: a column's values mostly have one, and a run is counted without
+    /// hashing the label each time.
+    var countedFormats: [String: Int] = [:]
+    var pendingFormat: (label: String, count: Int)?
     /// Values with Core Data's `0x01` inline external-storage header.
     public var inlineFramed = 0
     /// External references whose file is missing.
@@ -29,7 +58,9 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
     var refusals: [String: Refusal] = [:]
     /// What the last class index counted came to, for the next value with the same classes
     /// and layout (a column of one kind of archive gives the same index row after row).
-    var lastIndex: IndexSummary?
+    var lastIndex = IndexSummary(classes: [], slots: [], names: [])
+    /// The last format detail counted, and its label.
+    var lastFormat: (detail: String, label: String)?
 
     /// A class index's readable class names, verdict and signature, once worked out.
     struct IndexSummary: Sendable {
@@ -40,9 +71,14 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
         var judge: ObjectIdentifier?
         var accepted: Bool?
         var signature: String?
+        /// For a refusal: what it says, and whether its message is among the examples already.
+        var refusal: Refusal?
+        var exampled = false
 
+        /// Whether it is the summary of `index` (an index has a slot per element of `$objects`,
+        /// so the empty summary describes none).
         func describes(_ index: KeyedArchiveClassIndex) -> Bool {
-            classes.count == index.classes.count && zip(classes, index.classes).allSatisfy { $0 === $1 } && slots == index.slots
+            !slots.isEmpty && classes.count == index.classes.count && zip(classes, index.classes).allSatisfy { $0 === $1 } && slots == index.slots
         }
     }
 
@@ -74,7 +110,7 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
     public mutating func record(_ stored: StoredValue, key: Key, judge: AllowListJudge?, maximumExamples: Int,
                                 externalFileExists: ((ExternalBinaryStorage.Reference) -> Bool)? = nil) {
         rowCount += 1
-        kinds[stored.kind, default: 0] += 1
+        countsByKind[stored.kind.ordinal] += 1
         if stored.framing == .inline { inlineFramed += 1 }
         func example(_ message: String) {
             // One example per distinct message: the first row that shows it.
@@ -86,13 +122,20 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
         case .image, .propertyList, .other:
             if stored.kind == .other, stored.payload?.count == 16 {
                 // Core Data's UUID attributes; random bytes may also start like a zlib header.
-                formats["16 bytes (a UUID's size)", default: 0] += 1
+                countFormat("16 bytes (a UUID's size)")
             } else if let detail = stored.detail {
-                // `PNG image 8×8` → `PNG image`: sizes vary row by row.
-                let label = detail.range(of: " image").map { String(detail[..<$0.upperBound]) } ?? detail
-                formats[label, default: 0] += 1
+                // `PNG image 8×8` → `PNG image`: sizes vary row by row (and repeat: the last
+                // detail's label is kept for the next).
+                let label: String
+                if let last = lastFormat, last.detail == detail {
+                    label = last.label
+                } else {
+                    label = detail.range(of: " image").map { String(detail[..<$0.upperBound]) } ?? detail
+                    lastFormat = (detail, label)
+                }
+                countFormat(label)
             } else if stored.payload != nil {
-                formats["unrecognized bytes", default: 0] += 1
+                countFormat("unrecognized bytes")
             }
         case .externalReference:
             if let reference = stored.reference, let exists = externalFileExists, !exists(reference) {
@@ -137,31 +180,31 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
             let archive = stored.archive
             let signature: () -> String
             if let index = stored.classIndex {
-                var summary: IndexSummary
-                if let last = lastIndex, last.describes(index) {
-                    summary = last
-                } else {
-                    summary = IndexSummary(classes: index.classes, slots: index.slots, names: Self.readableClassNames(index))
+                // The summary is updated in place: copying it out would retain each of its parts.
+                if !lastIndex.describes(index) {
+                    lastIndex = IndexSummary(classes: index.classes, slots: index.slots, names: Self.readableClassNames(index))
                 }
-                for name in summary.names { classes[name, default: 0] += 1 }
-                guard let judge else {
-                    lastIndex = summary
-                    break
-                }
+                for name in lastIndex.names { classes[name, default: 0] += 1 }
+                guard let judge else { break }
                 let judgeID = ObjectIdentifier(judge.verdicts)
-                if summary.judge != judgeID {
-                    summary.judge = judgeID
-                    summary.accepted = judge.verdicts.accepts(index)
-                    summary.signature = nil
+                if lastIndex.judge != judgeID {
+                    lastIndex.judge = judgeID
+                    lastIndex.accepted = judge.verdicts.accepts(index)
+                    lastIndex.signature = nil
+                    lastIndex.refusal = nil
+                    lastIndex.exampled = false
                 }
-                if summary.accepted == true {
-                    lastIndex = summary
+                if lastIndex.accepted == true {
                     accepted += 1
                     break
                 }
-                let known = summary.signature ?? ClassVerdictCache.signature(of: index, trustsArchiveHierarchy: trustsHierarchy)
-                summary.signature = known
-                lastIndex = summary
+                if let refusal = lastIndex.refusal, lastIndex.exampled || examples.count >= maximumExamples {
+                    // The same refusal as the row before, already explained and shown.
+                    count(refusal)
+                    break
+                }
+                let known = lastIndex.signature ?? ClassVerdictCache.signature(of: index, trustsArchiveHierarchy: trustsHierarchy)
+                lastIndex.signature = known
                 signature = { known }
             } else if let archive {
                 var seen: Set<String> = []
@@ -195,17 +238,38 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
             } else {
                 break
             }
-            if !refusal.accepted {
-                refused += 1
-                for name in refusal.classes { refusedClasses[name, default: 0] += 1 }
-                for name in refusal.suggestions { suggestionCounts[name, default: 0] += 1 }
-                example(refusal.message)
-            } else {
-                accepted += 1
+            count(refusal)
+            if !refusal.accepted { example(refusal.message) }
+            if stored.classIndex != nil {
+                lastIndex.refusal = refusal
+                lastIndex.exampled = examples.contains { $0.message == refusal.message }
             }
         case .json, .text, .number, .null:
             break
         }
+    }
+
+    /// Counts one value with the format `label`.
+    mutating func countFormat(_ label: String) {
+        if let pending = pendingFormat {
+            if pending.label == label {
+                pendingFormat = (pending.label, pending.count + 1)
+                return
+            }
+            countedFormats[pending.label, default: 0] += pending.count
+        }
+        pendingFormat = (label, 1)
+    }
+
+    /// Counts a value the allow-list judged as `refusal` says (its example aside).
+    mutating func count(_ refusal: Refusal) {
+        guard !refusal.accepted else {
+            accepted += 1
+            return
+        }
+        refused += 1
+        for name in refusal.classes { refusedClasses[name, default: 0] += 1 }
+        for name in refusal.suggestions { suggestionCounts[name, default: 0] += 1 }
     }
 
     /// The readable name of each class an archive's decoded objects have, once each, in the
@@ -225,8 +289,9 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
     /// examples stay the first of each message, in row order.
     public mutating func merge(_ other: Self, maximumExamples: Int) {
         rowCount += other.rowCount
-        kinds.merge(other.kinds, uniquingKeysWith: +)
-        formats.merge(other.formats, uniquingKeysWith: +)
+        for i in countsByKind.indices { countsByKind[i] += other.countsByKind[i] }
+        countedFormats = formats.merging(other.formats, uniquingKeysWith: +)
+        pendingFormat = nil
         inlineFramed += other.inlineFramed
         missingExternalFiles += other.missingExternalFiles
         classes.merge(other.classes, uniquingKeysWith: +)
@@ -242,13 +307,13 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
 
     /// Kinds present, in the order of `StoredValueKind.allCases`.
     public var kindCounts: [(kind: StoredValueKind, count: Int)] {
-        StoredValueKind.allCases.compactMap { kind in kinds[kind].map { (kind, $0) } }
+        StoredValueKind.allCases.compactMap { kind in countsByKind[kind.ordinal] > 0 ? (kind, countsByKind[kind.ordinal]) : nil }
     }
 
     /// Keyed archives of either format.
-    public var keyedArchiveCount: Int { (kinds[.keyedArchiveBinary] ?? 0) + (kinds[.keyedArchiveXML] ?? 0) }
+    public var keyedArchiveCount: Int { countsByKind[StoredValueKind.keyedArchiveBinary.ordinal] + countsByKind[StoredValueKind.keyedArchiveXML.ordinal] }
     /// NSArchiver typedstreams, every one refused.
-    public var typedStreamCount: Int { kinds[.typedStream] ?? 0 }
+    public var typedStreamCount: Int { countsByKind[StoredValueKind.typedStream.ordinal] }
 
     /// Classes by count, most first, then by name.
     public var classCounts: [(name: String, count: Int)] { Self.sorted(classes) }

@@ -97,8 +97,8 @@ public struct PostgresScanner: Sendable {
     /// What a stored value is.
     static func classify(_ value: KeyedBlobValue, _ classifier: StoredValueClassifier, reader: SmallArchiveReader? = nil) -> StoredValue {
         switch value {
-        case .null, .done: StoredValue(kind: .null)
-        case .number: StoredValue(kind: .number)
+        case .null, .done: StoredValue(kind: .null, decoding: nil)
+        case .number: StoredValue(kind: .number, decoding: nil)
         case .bytes(let data): classifier.classify(data, reader: reader)
         case .text(let data): classifier.classify(data, isText: true, reader: reader)
         }

@@ -122,6 +122,68 @@ import Testing
         #expect(refused.classes["UIColor"] == 300)
     }
 
+    @Test func valuesToldApartByTheirFirstBytesGetWhatTheFullClassificationGives() {
+        // Every first byte, after Core Data's inline header or not, as text and as a BLOB, at
+        // several lengths (HEIC's `ftyp` at byte 4 included).
+        let classifier = StoredValueClassifier(archiveDetail: .classes)
+        var state: UInt64 = 0x5851_F42D_4C95_7F2D
+        func next() -> UInt8 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        var told = 0
+        for first in 0...255 {
+            for length in [1, 2, 8, 16, 40] {
+                var bytes = [UInt8(first)] + (1..<length).map { _ in next() }
+                if length == 16, first % 3 == 0 { bytes.replaceSubrange(4..<8, with: Array("ftyp".utf8)) }
+                for isText in [false, true] {
+                    let data = Data(bytes)
+                    let quick = classifier.classify(data, isText: isText, reader: nil)
+                    let full = classifier.classifyFresh(data, isText: isText)
+                    #expect(quick.kind == full.kind && quick.detail == full.detail && quick.payload == full.payload && quick.framing == full.framing,
+                            "first byte \(first), \(length) bytes")
+                    if data.withUnsafeBytes(StoredValueClassifier.isPlainByFirstBytes) { told += 1 }
+                }
+            }
+        }
+        #expect(told > 2_000)
+    }
+
+    @Test func formatsAndKindsCountedInRunsAreTheCountsOfEveryValue() {
+        var tally = ValueTally<Int>()
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let values: [StoredValue] = [
+            StoredValue(kind: .other, payload: Data(count: 16)), StoredValue(kind: .other, payload: Data(count: 16)),
+            StoredValue(kind: .image, detail: "PNG image 8×8", payload: png), StoredValue(kind: .other, payload: Data(count: 16)),
+            StoredValue(kind: .image, detail: "PNG image 9×9", payload: png), StoredValue(kind: .image, detail: "PNG image 8×8", payload: png),
+            StoredValue(kind: .other, payload: Data(count: 3)), StoredValue(kind: .null), StoredValue(kind: .text, payload: Data("a".utf8)),
+        ]
+        for (row, value) in values.enumerated() { tally.record(value, key: row, judge: nil, maximumExamples: 5) }
+        #expect(tally.formats == ["16 bytes (a UUID's size)": 3, "PNG image": 3, "unrecognized bytes": 1])
+        #expect(tally.kinds == [.other: 4, .image: 3, .null: 1, .text: 1])
+        var other = ValueTally<Int>()
+        other.record(StoredValue(kind: .image, detail: "PNG image 1×1", payload: png), key: 99, judge: nil, maximumExamples: 5)
+        tally.merge(other, maximumExamples: 5)
+        #expect(tally.formats["PNG image"] == 4)
+        #expect(tally.kindCounts.map(\.kind) == [.image, .other, .text, .null])
+        tally.kinds = [.json: 2]
+        #expect(tally.kinds == [.json: 2] && tally.rowCount == 10)
+    }
+
+    @Test func aStoredValueKeepsItsArchiveAndOptionsAsGiven() throws {
+        var options = KeyedArchiveReadOptions()
+        options.topKey = "$0"
+        var value = StoredValue(kind: .keyedArchiveBinary, readOptions: options)
+        #expect(value.readOptions == options && value.archive == nil)
+        let archive = try KeyedArchive(data: Self.builtValues[1])
+        value.archive = archive
+        #expect(value.archive == archive && value.readOptions == options)
+        value.readOptions = nil
+        #expect(value.archive == archive && value.readOptions == nil)
+        #expect(StoredValue(kind: .null).archive == nil && StoredValue(kind: .null).readOptions == nil)
+        #expect(StoredValueClassifier(archiveDetail: .classes).classify(Self.builtValues[1]).readOptions == .default)
+    }
+
     @Test func kindsSortInTheOrderReportsListThem() {
         #expect(StoredValueKind.allCases.reversed().sorted() == StoredValueKind.allCases)
         #expect(Set(StoredValueKind.allCases).count == StoredValueKind.allCases.count)
