@@ -269,17 +269,20 @@ package struct CompactKeyedArchive {
 
     @inline(__always)
     func be(_ at: Int, _ size: Int) -> UInt64 {
-        let p = base + at
-        switch size {
-        case 1: return UInt64(p.load(as: UInt8.self))
-        case 2: return UInt64(UInt16(bigEndian: p.loadUnaligned(as: UInt16.self)))
-        case 4: return UInt64(UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)))
-        case 8: return UInt64(bigEndian: p.loadUnaligned(as: UInt64.self))
-        default:
-            var v: UInt64 = 0
-            for i in 0..<size { v = v << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
-            return v
-        }
+        Self.bigEndian(base + at, size)
+    }
+
+    /// A big-endian unsigned integer of `size` bytes (1 to 8) at `p`. Small archives use one-
+    /// and two-byte references and offsets: those are tested first, without a jump table.
+    @inline(__always)
+    static func bigEndian(_ p: UnsafeRawPointer, _ size: Int) -> UInt64 {
+        if size == 1 { return UInt64(p.load(as: UInt8.self)) }
+        if size == 2 { return UInt64(UInt16(bigEndian: p.loadUnaligned(as: UInt16.self))) }
+        if size == 4 { return UInt64(UInt32(bigEndian: p.loadUnaligned(as: UInt32.self))) }
+        if size == 8 { return UInt64(bigEndian: p.loadUnaligned(as: UInt64.self)) }
+        var v: UInt64 = 0
+        for i in 0..<size { v = v << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
+        return v
     }
 
     /// The count of the object at `start` (a collection, string or data) and where its body
@@ -347,17 +350,7 @@ extension CompactKeyedArchive {
 
         @inline(__always)
         func be(_ at: Int, _ size: Int) -> UInt64 {
-            let p = base + at
-            switch size {
-            case 1: return UInt64(p.load(as: UInt8.self))
-            case 2: return UInt64(UInt16(bigEndian: p.loadUnaligned(as: UInt16.self)))
-            case 4: return UInt64(UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)))
-            case 8: return UInt64(bigEndian: p.loadUnaligned(as: UInt64.self))
-            default:
-                var v: UInt64 = 0
-                for i in 0..<size { v = v << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
-                return v
-            }
+            CompactKeyedArchive.bigEndian(base + at, size)
         }
 
         @inline(__always)
