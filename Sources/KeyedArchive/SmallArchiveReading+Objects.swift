@@ -2,13 +2,12 @@ import Foundation
 import PropertyList
 
 extension SmallArchiveReading {
-    /// A field key as the decoder makes it from a key of `$objects`: unescaped, whether it is
-    /// `$class` (skipped as a field), and its role among the content shortcuts' keys.
+    /// A field key as the decoder makes it from a key of `$objects`: unescaped, with its role
+    /// among the content shortcuts' keys.
     struct FieldKey {
         /// The key as written.
         var written: String
         var field: String
-        var isClass: Bool
         var role: Int8
     }
 
@@ -24,8 +23,7 @@ extension SmallArchiveReading {
     mutating func archive(_ data: Data, options: KeyedArchiveReadOptions) -> KeyedArchive? {
         guard data.count <= CompactKeyedArchive.maximumBytes else { return nil }
         let decoded = data.withUnsafeBytes { raw -> (archiver: String, top: [ArchivedField], objects: [ArchivedObject?])? in
-            guard let archive = CompactKeyedArchive(checking: raw, options: options.propertyList) else { return nil }
-            return decode(archive, options: options)
+            CompactKeyedArchive.read(raw, options: options.propertyList) { archive in decode(archive, options: options) }
         }
         guard let decoded else { return nil }
         var archive = KeyedArchive(archiver: decoded.archiver, version: 100_000, top: decoded.top,
@@ -96,29 +94,26 @@ extension SmallArchiveReading {
             }
         }
         let (refs, n) = archive.entries(ofElement: uid)
-        // `$class`, the last one as a dictionary lookup finds it.
-        var classUID: UInt64?
-        var i = n
-        while i > 0 {
-            i -= 1
-            guard let key = fieldKey(archive.key(i, refs: refs), in: archive) else { return nil }
-            guard key.isClass else { continue }
-            guard case .uid(let u) = archive.value(i, refs: refs, count: n) else { return nil }
-            classUID = u
-            break
-        }
-        guard let classUID, let slot = classSlot(classUID, in: archive) else { return nil }
-        let index = Int(slot)
+        // The fields in one pass, `$class` (the last one, as a dictionary lookup finds it)
+        // skipped and noted; the class is read after them.
         var fields: [ArchivedField] = []
         fields.reserveCapacity(n - 1)
         var first = ArchivedContentDecoder.FirstFields()
+        var classEntry = -1
         for i in 0..<n {
-            guard let key = fieldKey(archive.key(i, refs: refs), in: archive) else { return nil }
-            if key.isClass { continue }
+            let keyObject = archive.key(i, refs: refs)
+            if archive.keyRole(keyObject) == .class {
+                classEntry = i
+                continue
+            }
+            guard let key = fieldKey(keyObject, in: archive) else { return nil }
             if key.role >= 0 { first.note(Int(key.role), at: fields.count) }
             guard let value = field(archive.value(i, refs: refs, count: n), in: archive) else { return nil }
             fields.append(ArchivedField(key: key.field, value: value))
         }
+        guard classEntry >= 0, case .uid(let classUID) = archive.value(classEntry, refs: refs, count: n),
+              let slot = classSlot(classUID, in: archive) else { return nil }
+        let index = Int(slot)
         let archivedClass = rowClasses[index]
         let known = rowDecoders[index]
         if let content = ArchivedContentDecoder.shortcutContent(known.shortcut, fields: fields, first: first) {
@@ -179,7 +174,7 @@ extension SmallArchiveReading {
         if index < fieldKeys.count, let known = fieldKeys[index], Self.equal(bytes, known.written) { return known }
         let written = String(decoding: bytes, as: UTF8.self)
         let field = KeyedArchiveDecoding.unescape(written)
-        let made = FieldKey(written: written, field: field, isClass: written == "$class",
+        let made = FieldKey(written: written, field: field,
                             role: Int8(ArchivedContentDecoder.shortcutKeys.firstIndex(of: field) ?? -1))
         if index >= fieldKeys.count { fieldKeys.append(contentsOf: repeatElement(nil, count: index + 1 - fieldKeys.count)) }
         fieldKeys[index] = made

@@ -30,8 +30,7 @@ struct SmallArchiveReading {
     mutating func classIndex(_ data: Data, options: KeyedArchiveReadOptions) -> KeyedArchiveClassIndex? {
         guard data.count <= CompactKeyedArchive.maximumBytes else { return nil }
         return data.withUnsafeBytes { raw -> KeyedArchiveClassIndex? in
-            guard let archive = CompactKeyedArchive(checking: raw, options: options.propertyList) else { return nil }
-            return classIndex(archive, options: options)
+            CompactKeyedArchive.read(raw, options: options.propertyList) { archive in classIndex(archive, options: options) }
         }
     }
 
@@ -119,14 +118,14 @@ struct SmallArchiveReading {
         var i = n
         while i > 0 {
             i -= 1
-            guard archive.isASCII(archive.key(i, refs: refs), "$class") else { continue }
+            guard archive.keyRole(archive.key(i, refs: refs)) == .class else { continue }
             guard case .uid(let u) = archive.value(i, refs: refs, count: n) else { return nil }
             classUID = u
             break
         }
         guard let classUID, let slot = classSlot(classUID, in: archive) else { return nil }
         for i in 0..<n {
-            if archive.isASCII(archive.key(i, refs: refs), "$class") { continue }
+            if archive.keyRole(archive.key(i, refs: refs)) == .class { continue }
             switch archive.value(i, refs: refs, count: n) {
             case .uid(let u):
                 guard u < count else { return nil }
@@ -158,15 +157,15 @@ struct SmallArchiveReading {
         var i = n
         while i > 0 {
             i -= 1
-            let key = archive.key(i, refs: refs)
-            if name == nil, archive.isASCII(key, "$classname") {
+            let role = archive.keyRole(archive.key(i, refs: refs))
+            if name == nil, role == .className {
                 guard case .scalar(let object) = archive.value(i, refs: refs, count: n), archive.isString(object) else { return nil }
                 name = object
-            } else if !hasChain, archive.isASCII(key, "$classes") {
+            } else if !hasChain, role == .classes {
                 hasChain = true
                 guard case .array(let r, let c) = archive.value(i, refs: refs, count: n) else { return nil }
                 chain = (r, c)
-            } else if !hasHints, archive.isASCII(key, "$classhints") {
+            } else if !hasHints, role == .classHints {
                 hasHints = true
                 guard case .array(let r, let c) = archive.value(i, refs: refs, count: n) else { return nil }
                 hints = (r, c)

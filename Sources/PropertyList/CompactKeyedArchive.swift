@@ -24,7 +24,8 @@ import Foundation
 ///   reads such files with memoized sharing); no UID in an array is above 2^32 - 1;
 /// - strings are ASCII or valid UTF-16 (no lone surrogate, whatever the options say).
 ///
-/// The view borrows the bytes it was made from and must not outlive them.
+/// The view borrows the bytes it was made from, and tables of its own on the stack: it exists
+/// only inside `read(_:options:_:)`'s closure.
 package struct CompactKeyedArchive {
     /// The largest archive taken, in bytes.
     package static let maximumBytes = 16 << 10
@@ -34,6 +35,10 @@ package struct CompactKeyedArchive {
     let bytes: UnsafeRawBufferPointer
     let base: UnsafeRawPointer
     let trailer: BinaryPropertyListTrailer
+    /// Per object: its offset in the file, read from the offset table (and checked) once.
+    let offsets: UnsafeBufferPointer<UInt32>
+    /// Per object used as a dictionary key: what the decoder makes of it (`KeyRole`).
+    let keyRoles: UnsafeBufferPointer<UInt8>
     /// Where the top dictionary's key references start, and its entry count.
     let topRefs: Int
     let topCount: Int
@@ -57,7 +62,20 @@ package struct CompactKeyedArchive {
         case scalar(ObjectIndex)
     }
 
+    /// What a key is to an archive's decoder, found when the key is checked.
+    package enum KeyRole: UInt8 {
+        /// Any other key (or an object no dictionary uses as a key).
+        case other = 0
+        case `class`, className, classes, classHints
+    }
+
     // MARK: Reading
+
+    /// The role of key object `index`, which the check read as a key.
+    @inline(__always)
+    package func keyRole(_ index: ObjectIndex) -> KeyRole {
+        KeyRole(rawValue: keyRoles[index]) ?? .other
+    }
 
     /// The elements of `$objects` are dictionaries or scalars.
     package func isDictionary(element uid: Int) -> Bool {
@@ -261,7 +279,7 @@ package struct CompactKeyedArchive {
 
     @inline(__always)
     func offset(_ index: Int) -> Int {
-        Int(truncatingIfNeeded: be(trailer.offsetTableOffset + index * trailer.offsetIntSize, trailer.offsetIntSize))
+        Int(truncatingIfNeeded: offsets[index])
     }
 
     @inline(__always)
@@ -297,32 +315,39 @@ package struct CompactKeyedArchive {
 }
 
 extension CompactKeyedArchive {
-    /// Checks `bytes` and gives the view of them, or nil when they are not in the layout the
-    /// view takes (see the type's description). The view borrows `bytes`.
-    package init?(checking bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions) {
+    /// Checks `bytes` and calls `body` with the view of them; nil, without calling it, when
+    /// they are not in the layout the view takes (see the type's description). The view
+    /// borrows `bytes` and tables on the stack, and must not escape `body`.
+    package static func read<R>(_ bytes: UnsafeRawBufferPointer, options: PropertyListReadOptions,
+                                _ body: (CompactKeyedArchive) -> R?) -> R? {
         let size = bytes.count
-        guard size <= Self.maximumBytes, size <= options.maximumInputSize, options.maximumDepth > 4,
+        guard size <= maximumBytes, size <= options.maximumInputSize, options.maximumDepth > 4,
               let base = bytes.baseAddress, size >= 8, bytes.starts(with: "bplist00".utf8),
               let trailer = try? BinaryPropertyListTrailer(bytes, maximumObjectCount: options.maximumObjectCount),
-              trailer.objectCount <= Self.maximumObjects
+              trailer.objectCount <= maximumObjects
         else { return nil }
-        var check = Check(bytes: bytes, base: base, trailer: trailer,
-                          values: min(options.maximumObjectCount, options.expansionLimit.values(forInputSize: size)),
-                          contentBytes: min(options.maximumDecodedSize, options.expansionLimit.contentBytes(forInputSize: size)))
-        let found: (topRefs: Int, topCount: Int, elementRefs: Int, elementCount: Int)? =
-            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: (trailer.objectCount + 63) / 64) { seen in
-                seen.initialize(repeating: 0)
-                check.seen = seen
-                return check.run()
-            }
-        guard let found else { return nil }
-        self.bytes = bytes
-        self.base = base
-        self.trailer = trailer
-        topRefs = found.topRefs
-        topCount = found.topCount
-        elementRefs = found.elementRefs
-        elementCount = found.elementCount
+        let objects = trailer.objectCount
+        // One allocation for the three tables: the seen bits, the offsets, the key roles.
+        let seenBytes = (objects + 63) / 64 * 8, offsetBytes = (objects * 4 + 7) / 8 * 8
+        return withUnsafeTemporaryAllocation(byteCount: seenBytes + offsetBytes + objects, alignment: 8) { scratch -> R? in
+            guard let start = scratch.baseAddress else { return nil }
+            scratch.initializeMemory(as: UInt8.self, repeating: 0)
+            let seen = UnsafeMutableBufferPointer(start: start.bindMemory(to: UInt64.self, capacity: seenBytes / 8), count: seenBytes / 8)
+            let offsets = UnsafeMutableBufferPointer(start: (start + seenBytes).bindMemory(to: UInt32.self, capacity: objects), count: objects)
+            let roles = UnsafeMutableBufferPointer(start: (start + seenBytes + offsetBytes).bindMemory(to: UInt8.self, capacity: objects),
+                                                   count: objects)
+            var check = Check(bytes: bytes, base: base, trailer: trailer,
+                              values: min(options.maximumObjectCount, options.expansionLimit.values(forInputSize: size)),
+                              contentBytes: min(options.maximumDecodedSize, options.expansionLimit.contentBytes(forInputSize: size)))
+            check.seen = seen
+            check.offsets = offsets
+            check.roles = roles
+            guard let found = check.run() else { return nil }
+            let view = CompactKeyedArchive(bytes: bytes, base: base, trailer: trailer, offsets: UnsafeBufferPointer(offsets),
+                                           keyRoles: UnsafeBufferPointer(roles), topRefs: found.topRefs, topCount: found.topCount,
+                                           elementRefs: found.elementRefs, elementCount: found.elementCount)
+            return body(view)
+        }
     }
 
     /// The one pass of checks; any failure is nil, and the caller reads the ordinary way.
@@ -335,6 +360,10 @@ extension CompactKeyedArchive {
         let contentBytes: Int
         /// One bit per object: collections and large scalars reached so far.
         var seen = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
+        /// Per object: its offset, filled (and checked) first.
+        var offsets = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+        /// Per key object: its `KeyRole`, set when the key is checked.
+        var roles = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
         /// The expanded size so far, counted per reference followed, as the reader counts it
         /// (each use of a key included); never below the reader's count.
         var expandedValues = 0
@@ -355,7 +384,7 @@ extension CompactKeyedArchive {
 
         @inline(__always)
         func offset(_ index: Int) -> Int {
-            Int(truncatingIfNeeded: be(trailer.offsetTableOffset + index * trailer.offsetIntSize, trailer.offsetIntSize))
+            Int(truncatingIfNeeded: offsets[index])
         }
 
         /// The reference at byte `at`, which must name an object.
@@ -405,10 +434,12 @@ extension CompactKeyedArchive {
         }
 
         mutating func run() -> (topRefs: Int, topCount: Int, elementRefs: Int, elementCount: Int)? {
-            // Every offset points into the object area, as the parser checks up front.
+            // Every offset points into the object area, as the parser checks up front; each is
+            // read once, into the table.
             for index in 0..<trailer.objectCount {
                 let v = be(trailer.offsetTableOffset + index * trailer.offsetIntSize, trailer.offsetIntSize)
                 guard v >= UInt64(BinaryPropertyListTrailer.headerSize), v < UInt64(trailer.offsetTableOffset) else { return nil }
+                offsets[index] = UInt32(truncatingIfNeeded: v)
             }
             // The top dictionary, at depth 0.
             let top = trailer.topObject
@@ -417,17 +448,17 @@ extension CompactKeyedArchive {
                   firstVisit(top), grow(values: 1, bytes: 0) else { return nil }
             let refSize = trailer.objectRefSize
             var objects: (refs: Int, count: Int)?
+            // Keys: distinct ASCII strings (a few: archives have four).
+            guard count <= 8 else { return nil }
             for i in 0..<count {
-                // Keys: distinct ASCII strings.
-                guard let key = ref(refs + i * refSize), let text = asciiKey(key) else { return nil }
+                guard let key = ref(refs + i * refSize), let text = checkKey(key) else { return nil }
+                var distinct = true
                 for j in 0..<i {
-                    guard let other = ref(refs + j * refSize), let otherText = asciiKey(other) else { return nil }
-                    if text.count == otherText.count, memcmp(text.baseAddress ?? base, otherText.baseAddress ?? base, text.count) == 0 {
-                        return nil
-                    }
+                    // Checked already: an ASCII string.
+                    guard let other = ref(refs + j * refSize), let (body, length) = self.count(offset(other)) else { return nil }
+                    if text.count == length, memcmp(text.baseAddress ?? base, base + body, length) == 0 { distinct = false }
                 }
-                guard checkScalar(key) else { return nil }
-                guard let value = ref(refs + (count + i) * refSize) else { return nil }
+                guard distinct, let value = ref(refs + (count + i) * refSize) else { return nil }
                 let valueStart = offset(value)
                 let isObjects = text.count == 8 && memcmp(text.baseAddress ?? base, "$objects", 8) == 0
                 if isObjects {
@@ -441,14 +472,32 @@ extension CompactKeyedArchive {
             return (refs, count, objects.refs, objects.count)
         }
 
-        /// The bytes of key object `index` when it is an ASCII string.
-        func asciiKey(_ index: Int) -> UnsafeRawBufferPointer? {
+        /// Key object `index`, checked and counted as `checkScalar` does: an ASCII string (its
+        /// bytes), with its role recorded; nil for anything else.
+        mutating func checkKey(_ index: Int) -> UnsafeRawBufferPointer? {
             let start = offset(index)
             guard bytes[start] >> 4 == 0x5, let (body, count) = count(start), count <= trailer.offsetTableOffset - body else { return nil }
             let text = UnsafeRawBufferPointer(start: base + body, count: count)
             var high: UInt8 = 0
             for b in text { high |= b }
-            return high < 0x80 ? text : nil
+            guard high < 0x80 else { return nil }
+            if count > BinaryPropertyListParser.largeScalarBytes, !firstVisit(index) { return nil }
+            guard grow(values: 1, bytes: count) else { return nil }
+            if count >= 6, text[0] == UInt8(ascii: "$") { roles[index] = Self.role(text).rawValue }
+            return text
+        }
+
+        /// The role of a key's text that starts with `$`.
+        static func role(_ text: UnsafeRawBufferPointer) -> KeyRole {
+            func equal(_ literal: StaticString) -> Bool {
+                guard text.count == literal.utf8CodeUnitCount, let start = text.baseAddress else { return false }
+                return memcmp(start, literal.utf8Start, text.count) == 0
+            }
+            if equal("$class") { return .class }
+            if equal("$classname") { return .className }
+            if equal("$classes") { return .classes }
+            if equal("$classhints") { return .classHints }
+            return .other
         }
 
         /// A value of the top dictionary other than `$objects` (depth 1): a scalar, or a
@@ -462,7 +511,7 @@ extension CompactKeyedArchive {
                       firstVisit(index), grow(values: 1, bytes: 0) else { return false }
                 let refSize = trailer.objectRefSize
                 for i in 0..<count {
-                    guard let key = ref(refs + i * refSize), asciiKey(key) != nil, checkScalar(key),
+                    guard let key = ref(refs + i * refSize), checkKey(key) != nil,
                           let value = ref(refs + (count + i) * refSize) else { return false }
                     let valueStart = offset(value)
                     if bytes[valueStart] >> 4 == 0xA {
@@ -522,7 +571,7 @@ extension CompactKeyedArchive {
                   firstVisit(index), grow(values: 1, bytes: 0) else { return false }
             let refSize = trailer.objectRefSize
             for i in 0..<count {
-                guard let key = ref(refs + i * refSize), asciiKey(key) != nil, checkScalar(key),
+                guard let key = ref(refs + i * refSize), checkKey(key) != nil,
                       let value = ref(refs + (count + i) * refSize) else { return false }
                 let valueStart = offset(value)
                 switch bytes[valueStart] >> 4 {
