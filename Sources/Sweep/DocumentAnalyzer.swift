@@ -170,6 +170,12 @@ struct DocumentAnalyzer: Sendable {
 
     /// Classes by readable name with their object counts, most first.
     static func classes(of archive: KeyedArchive) -> [SweepClassCount] {
+        if archive.isTypedStream {
+            // The stream's own objects, not the run tables its keyed form adds.
+            return archive.sourceClassCounts.enumerated()
+                .sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
+                .map { SweepClassCount(name: $0.element.name, count: $0.element.count) }
+        }
         var counts: [String: Int] = [:]
         var order: [String] = []
         for object in archive.objects {

@@ -18,4 +18,14 @@ extension KeyedArchive {
         self.version = stream.header.systemVersion
         self.typedStream = stream
     }
+
+    /// Each class name with how many objects have it, as the source holds them: for a
+    /// typedstream, the stream's own objects (not the run tables and name strings its keyed
+    /// form adds); for a keyed archive, `classCounts`.
+    public var sourceClassCounts: [(name: String, count: Int)] {
+        guard let typedStream else { return classCounts }
+        return typedStream.classCounts.map { entry in
+            (SwiftClassName.demangle(entry.name) ?? entry.name, entry.count)
+        }
+    }
 }
