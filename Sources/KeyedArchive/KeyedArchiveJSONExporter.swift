@@ -133,7 +133,7 @@ public struct KeyedArchiveJSONExporter: Sendable {
                 return object(o, in: archive, nesting: nesting, describesClass: first)
             })),
             ("classes", .dictionary(classes)),
-        ])
+        ] + (archive.typedStream.map { [("typedStream", TypedStreamJSON.member($0, withGroups: !omitsDefaultMembers))] } ?? []))
     }
 
     func object(_ object: ArchivedObject, in archive: KeyedArchive, nesting: Int, describesClass: Bool = true) -> PropertyListValue {
