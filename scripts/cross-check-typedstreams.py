@@ -168,6 +168,114 @@ def peer_events(path):
     return classes, events
 
 
+def peer_payload(value, ancestors=()):
+    """The payload `archivist unarchive --to json` gives of a value pytypedstream decoded, for the
+    classes both readers know (Foundation's values, NSColor) and generic objects (their values
+    in order, as `$0`, `$1`…); a reference back to an object on the path is `<cycle>`."""
+    from typedstream import archiving
+    from typedstream.types import foundation, appkit
+    if value is None:
+        return None
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            return base64.b64encode(value).decode()
+    if id(value) in ancestors:
+        return "<cycle>"
+    ancestors = ancestors + (id(value),)
+    if isinstance(value, foundation.NSString):
+        return value.value
+    if isinstance(value, foundation.NSNumber):
+        v = value.value
+        if value.type_encoding == b"c" and v in (0, 1):
+            return bool(v)
+        return v
+    if isinstance(value, foundation.NSValue):
+        return peer_payload(value.value, ancestors)
+    if isinstance(value, (foundation.NSArray, foundation.NSSet)):
+        return [peer_payload(e, ancestors) for e in value.elements]
+    if isinstance(value, foundation.NSDictionary):
+        return {peer_payload(k, ancestors): peer_payload(v, ancestors) for k, v in value.contents.items()}
+    if isinstance(value, foundation.NSData):
+        return base64.b64encode(value.data).decode()
+    if isinstance(value, appkit.NSColor) and value.kind in (appkit.NSColor.Kind.CALIBRATED_RGBA, appkit.NSColor.Kind.DEVICE_RGBA):
+        v = value.value
+        space = "calibratedRGB" if value.kind == appkit.NSColor.Kind.CALIBRATED_RGBA else "deviceRGB"
+        return {"red": v.red, "green": v.green, "blue": v.blue, "alpha": v.alpha, "colorSpace": space}
+    if isinstance(value, archiving.GenericArchivedObject):
+        values = []
+        for group in value.contents:
+            values.extend(group.values)
+        return {f"${i}": peer_payload(v, ancestors) for i, v in enumerate(values)}
+    if isinstance(value, archiving.Array):
+        if isinstance(value.elements, bytes):
+            return base64.b64encode(value.elements).decode()
+        return [peer_payload(e, ancestors) for e in value.elements]
+    if isinstance(value, archiving.GenericStruct):
+        return [peer_payload(f, ancestors) for f in value.fields]
+    if hasattr(value, "x") and hasattr(value, "y"):
+        return [value.x, value.y]
+    if hasattr(value, "width") and hasattr(value, "height"):
+        return [value.width, value.height]
+    if isinstance(value, archiving.Class):
+        return value.name.decode()
+    return f"<{type(value).__name__}>"
+
+
+def same_payload(a, b):
+    """Payloads equal, reals to ten significant digits (NSColor's keyed text keeps ten)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_payload(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_payload(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) or isinstance(b, float):
+        if isinstance(a, bool) or isinstance(b, bool):
+            return a == b
+        return abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(b)))
+    return a == b
+
+
+def ours_payload(path, archivist, top=None):
+    arguments = [archivist, "unarchive", "--no-check", "--break-cycles", path, "--to", "json"]
+    if top:
+        arguments += ["--top", top]
+    out = subprocess.run(arguments, capture_output=True, check=False)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.decode("utf-8", "replace").strip())
+
+    def cycles(v):
+        if isinstance(v, dict):
+            return "<cycle>" if set(v) == {"$ref"} else {k: cycles(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [cycles(x) for x in v]
+        return v
+    return cycles(json.loads(out.stdout))
+
+
+def payload_check(path, archivist):
+    """Compares `unarchive` with the peer's decoding, for a stream whose root the peer decodes
+    to classes both know: None when the peer cannot decode it or holds classes only it names."""
+    try:
+        with typedstream.Unarchiver.open(path) as unarchiver:
+            groups = unarchiver.decode_all()
+    except Exception:  # noqa: BLE001 - the peer's own limits
+        return None
+    if len(groups) == 1 and len(groups[0].values) == 1:
+        theirs, top = peer_payload(groups[0].values[0]), None
+    elif len(groups) >= 2 and groups[0].values == [1]:
+        # A color list file: its colors, as `--top NSColors` gives them.
+        theirs, top = [peer_payload(g.values[0]) for g in groups[2:]], "NSColors"
+    else:
+        return None
+    if "<" in json.dumps(theirs).replace("<cycle>", ""):
+        return None
+    ours = ours_payload(path, archivist, top)
+    return same_payload(ours, theirs)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--archivist", required=True)
@@ -180,7 +288,7 @@ def main():
         return 0
     with open(index, encoding="utf-8") as f:
         rows = [line.rstrip("\n").split("\t") for line in f][1:]
-    same = differ = known = 0
+    same = differ = known = payloads = 0
     for row in rows:
         path = os.path.join(args.corpus, row[0])
         try:
@@ -213,14 +321,22 @@ def main():
             problems.append(f"value {i}: {x!r} against {y!r}")
             if len(problems) > 5:
                 break
+        payload = payload_check(path, args.archivist)
+        if payload is False:
+            problems.append("unarchive's payload differs from the peer's decoding")
+        if payload is True:
+            payloads += 1
         if problems:
             differ += 1
             print(f"{row[0]}: " + "; ".join(problems))
         else:
             same += 1
             extra = f" ({unsigned_notes} unsigned values read as C reads them)" if unsigned_notes else ""
-            print(f"{row[0]}: same: {len(ours[0])} classes, {len(a)} strings and numbers{extra}")
-    print(f"typedstream cross-check: {same} same, {differ} different, {known} the peer cannot read")
+            agreed = "; unarchive's payload the same as the peer's decoding" if payload else ""
+            print(f"{row[0]}: same: {len(ours[0])} classes, {len(a)} strings and numbers{extra}{agreed}")
+    print(f"typedstream cross-check: {same} same, {differ} different, {known} the peer cannot read; "
+          f"{payloads} payloads compared with the peer's decoding, all the same" if not differ else
+          f"typedstream cross-check: {same} same, {differ} different, {known} the peer cannot read")
     return 1 if differ else 0
 
 
