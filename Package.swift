@@ -138,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "archivist-bench",
             dependencies: [
-                "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures",
+                "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "TypedStreamFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

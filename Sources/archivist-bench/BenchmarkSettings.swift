@@ -14,6 +14,10 @@ struct BenchmarkSettings {
     var archiveWriteRecords = 2_000
     /// Rows in the generated Core Data store whose tintColor is migrated to JSON.
     var storeRows = 1_000_000
+    /// Records of the typedstream benchmark's stream (10 objects each; 10,000 make 100k
+    /// objects in about 20 MB), and rows of its two color stores.
+    var typedStreamRecords = 10_000
+    var typedStreamStoreRows = 100_000
     /// Which groups to run: the in-process groups by default; `process` (the CLI as a whole
     /// process against Foundation, plistutil and xmllint) only when asked for.
     var groups: Set<String> = ["plist", "archive", "store", "keypath"]

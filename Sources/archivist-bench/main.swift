@@ -11,6 +11,8 @@ import PropertyList
 //   archivist-bench --foundation-get FILE KEYPATH      (internal: Foundation's whole parse and one look-up)
 //   archivist-bench --only process [--cli PATH]        (the CLI as a whole process, against Foundation,
 //                                                       plistutil and xmllint, in the same run)
+//   archivist-bench --only typedstream [--cli PATH]    (typedstreams as a whole process, against
+//                                                       pytypedstream; scan of typedstream rows)
 //   archivist-bench --launch STDOUT -- COMMAND…        (internal: times one command and reads its rusage)
 //   archivist-bench --foundation-unarchive FILE        (internal: Foundation's side, one process)
 //   archivist-bench --foundation-plist FILE none|xml|binary OUT
@@ -64,6 +66,9 @@ while i < arguments.count {
     case "--store-rows" where i + 1 < arguments.count:
         settings.storeRows = Int(arguments[i + 1]) ?? settings.storeRows
         i += 1
+    case "--typedstream-records" where i + 1 < arguments.count:
+        settings.typedStreamRecords = Int(arguments[i + 1]) ?? settings.typedStreamRecords
+        i += 1
     case "--cli" where i + 1 < arguments.count:
         settings.cliPath = arguments[i + 1]
         i += 1
@@ -72,13 +77,15 @@ while i < arguments.count {
     case "--skip-foundation":
         settings.skipFoundation = true
     default:
-        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process] [--cli PATH] [--archive-records N] [--store-rows N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process|typedstream] [--typedstream-records N] [--cli PATH] [--archive-records N] [--store-rows N]\n".utf8))
         exit(64)
     }
     i += 1
 }
 if settings.groups == ["process"] {
     ProcessBenchmark(settings: settings).run()
+} else if settings.groups == ["typedstream"] {
+    TypedStreamBenchmark(settings: settings).run()
 } else {
     PropertyListBenchmark(settings: settings).run()
 }
