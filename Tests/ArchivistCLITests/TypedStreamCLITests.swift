@@ -47,6 +47,25 @@ struct TypedStreamCLITests {
         }
     }
 
+    @Test func inspectShowsTheStreamItselfClassesWithVersionsAndEveryGroup() throws {
+        let text = try ArchivistProcess.run(["inspect", Self.colorList])
+        #expect(text.out.contains("30 objects, 2 classes in an NSArchiver typedstream (little-endian, system version 1000)"), "\(text.out)")
+        #expect(text.out.contains("NSString v1  15"))
+        let compact = try ArchivistProcess.run(["inspect", "--format", "json", Self.colorList])
+        let member = try #require((try JSONSerialization.jsonObject(with: compact.stdout) as? [String: Any])?["typedStream"] as? [String: Any])
+        #expect(member["byteOrder"] as? String == "little")
+        #expect((member["classes"] as? [[String: Any]])?.map { $0["name"] as? String } == ["NSColor", "NSObject", "NSString"])
+        #expect(member["objects"] == nil, "groups only with --all-members")
+        let full = try ArchivistProcess.run(["inspect", "--format", "json", "--all-members", Self.colorList])
+        let all = try #require((try JSONSerialization.jsonObject(with: full.stdout) as? [String: Any])?["typedStream"] as? [String: Any])
+        let contents = try #require(all["contents"] as? [[String: Any]])
+        #expect(contents.count == 17, "version, name and count, then 15 pairs")
+        #expect(contents[1]["encoding"] as? String == "@i")
+        let objects = try #require(all["objects"] as? [[String: Any]])
+        #expect(objects.count == 30)
+        #expect((objects[0]["groups"] as? [[String: Any]])?.map { $0["encoding"] as? String } == ["c", "ffff"])
+    }
+
     @Test func checkRefusesATypedStreamWhateverItsClassesAndSaysTheWayForward() throws {
         let r = try ArchivistProcess.run(["check", "--allow", "NSColor", "-"], stdin: Self.colorBlob)
         #expect(r.status == 1)

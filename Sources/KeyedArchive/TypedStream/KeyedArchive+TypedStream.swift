@@ -14,6 +14,8 @@ extension KeyedArchive {
         var archiver = TypedStreamKeyedArchiver(stream: stream)
         let plist = archiver.archive()
         try self.init(plist: plist, options: options)
+        // The plist is made again when asked for: most callers never look at it.
+        plistSource = PlistSource(keyedFormOf: stream)
         self.archiver = "NSArchiver"
         self.version = stream.header.systemVersion
         self.typedStream = stream

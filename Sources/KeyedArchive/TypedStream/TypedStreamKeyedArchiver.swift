@@ -421,8 +421,33 @@ struct TypedStreamKeyedArchiver {
     static func componentText(_ components: [Double]) -> Data {
         var shown = components
         if shown.count > 1, shown.last == 1 { shown.removeLast() }
-        let text = shown.map { String(format: "%.10g", $0) }.joined(separator: " ")
-        return Data(text.utf8) + [0]
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(shown.count * 13)
+        for (i, component) in shown.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: " ")) }
+            appendTenDigits(component, to: &bytes)
+        }
+        bytes.append(0)
+        return Data(bytes)
+    }
+
+    /// `%.10g` of `value` by the C library (String(format:) costs ten times as much), its
+    /// decimal point a `.` whatever the locale.
+    static func appendTenDigits(_ value: Double, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let length = Int(withVaList([value]) { vsnprintf(base, 32, "%.10g", $0) })
+            for i in 0 ..< min(max(length, 0), 31) {
+                let b = UInt8(bitPattern: base[i])
+                switch b {
+                case UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "i"),
+                     UInt8(ascii: "n"), UInt8(ascii: "f"), UInt8(ascii: "a"):
+                    bytes.append(b)
+                default:
+                    bytes.append(UInt8(ascii: "."))
+                }
+            }
+        }
     }
 
     /// NSFont: its name as a serialized property list (`-[NSArchiver encodePropertyList:]`: a
