@@ -97,6 +97,7 @@ let package = Package(
                 "ArchivePayload",
                 "CoreDataModel",
                 "CoreDataStore",
+                "KeyedBlobs",
                 "Codegen",
                 "Sweep",
                 "PostgresTable",
