@@ -44,9 +44,13 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(name: "CPrefetch"),
+        // The one door to the operating system: every call that differs between Linux and
+        // Darwin (read and write loops, durable writes, temporary files, memory maps, threads,
+        // malloc tuning), in no product. See docs/architecture.md.
+        .target(name: "SystemInterface"),
         .target(
             name: "PropertyList",
-            dependencies: ["CLibXML2", "CPrefetch"]
+            dependencies: ["CLibXML2", "CPrefetch", "SystemInterface"]
         ),
         .target(
             name: "KeyedArchive",
@@ -72,6 +76,7 @@ let package = Package(
                 "ArchivePayload",
                 "KeyedArchive",
                 "PropertyList",
+                "SystemInterface",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -81,7 +86,7 @@ let package = Package(
         ),
         .target(
             name: "Sweep",
-            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "PropertyList", "CLibArchive"]
+            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "PropertyList", "CLibArchive", "SystemInterface"]
         ),
         .target(
             name: "PostgresTable",
@@ -103,6 +108,7 @@ let package = Package(
                 "Codegen",
                 "Sweep",
                 "PostgresTable",
+                "SystemInterface",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds carry the Swift runtime and Foundation inside the executable: a
