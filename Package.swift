@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "TypedStream", targets: ["TypedStream"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
         .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
@@ -14,6 +15,7 @@ let package = Package(
         .library(name: "Codegen", targets: ["Codegen"]),
         .library(name: "Sweep", targets: ["Sweep"]),
         .library(name: "PostgresTable", targets: ["PostgresTable"]),
+        .library(name: "PlistBuddy", targets: ["PlistBuddy"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -44,6 +46,8 @@ let package = Package(
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         .target(name: "CPrefetch"),
+        // The version make stamps into the executable (see its header); empty without make.
+        .target(name: "CVersionStamp"),
         // The one door to the operating system: every call that differs between Linux and
         // Darwin (read and write loops, durable writes, temporary files, memory maps, threads,
         // malloc tuning), in no product. See docs/architecture.md.
@@ -52,9 +56,13 @@ let package = Package(
             name: "PropertyList",
             dependencies: ["CLibXML2", "CPrefetch", "SystemInterface"]
         ),
+        .target(name: "TypedStream"),
+        // A small NSArchiver writer and Foundation's objects as NSArchiver writes them, for tests,
+        // fixtures and the benchmark; in no product (Archivist never writes typedstreams).
+        .target(name: "TypedStreamFixtures"),
         .target(
             name: "KeyedArchive",
-            dependencies: ["PropertyList"]
+            dependencies: ["PropertyList", "TypedStream"]
         ),
         .target(
             name: "ArchivePayload",
@@ -66,7 +74,7 @@ let package = Package(
         ),
         .target(
             name: "KeyedBlobs",
-            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList"]
+            dependencies: ["ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList"]
         ),
         .target(
             name: "CoreDataStore",
@@ -80,13 +88,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // macOS PlistBuddy's command language (entries, commands, printer) over PropertyList's
+        // readers, writers and key path edits; the CLI only connects it to the terminal.
+        .target(
+            name: "PlistBuddy",
+            dependencies: ["PropertyList", "SystemInterface"]
+        ),
         .target(
             name: "Codegen",
             dependencies: ["PropertyList"]
         ),
         .target(
             name: "Sweep",
-            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "PropertyList", "CLibArchive", "SystemInterface"]
+            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList", "CLibArchive", "SystemInterface"]
         ),
         .target(
             name: "PostgresTable",
@@ -104,17 +118,20 @@ let package = Package(
                 "ArchivePayload",
                 "CoreDataModel",
                 "CoreDataStore",
-                "KeyedBlobs",
                 "Codegen",
                 "Sweep",
                 "PostgresTable",
+                "KeyedBlobs",
+                "CVersionStamp",
+                "PlistBuddy",
                 "SystemInterface",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Release builds on Linux carry the Swift runtime and Foundation inside the
-            // executable: a process then starts without resolving them (about 12 ms less per run)
-            // and calls the runtime directly rather than through the PLT. Debug builds link as
-            // usual, and so does Darwin, whose runtime is part of the system.
+            // Release builds on Linux carry the Swift runtime, Foundation and Dispatch inside the
+            // executable: a process then starts without resolving them (about 12 ms less per
+            // run), calls the runtime directly rather than through the PLT, and runs on a machine
+            // with no Swift toolchain (`ldd` lists only Debian's C libraries; docs/install.md).
+            // Debug builds link as usual; macOS has no static Swift runtime to link.
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
@@ -123,7 +140,7 @@ let package = Package(
         .target(
             name: "StoreFixtures",
             dependencies: [
-                "CoreDataModel", "CoreDataStore", "KeyedArchive", "PropertyList", "CZlib",
+                "CoreDataModel", "CoreDataStore", "KeyedArchive", "PropertyList", "CZlib", "TypedStreamFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -143,12 +160,16 @@ let package = Package(
             dependencies: ["PropertyList"]
         ),
         .testTarget(
+            name: "TypedStreamTests",
+            dependencies: ["TypedStream", "TypedStreamFixtures"]
+        ),
+        .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList", "archivist-fixtures"]
+            dependencies: ["KeyedArchive", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures"]
         ),
         .testTarget(
             name: "ArchivePayloadTests",
-            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList"]
+            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList", "TypedStreamFixtures"]
         ),
         .testTarget(
             name: "CoreDataModelTests",
@@ -169,6 +190,10 @@ let package = Package(
                 "PropertyList",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "PlistBuddyTests",
+            dependencies: ["PlistBuddy", "PropertyList"]
         ),
         .testTarget(
             name: "CodegenTests",
@@ -197,6 +222,7 @@ let package = Package(
         .testTarget(
             name: "ArchivistCLITests",
             dependencies: ["PropertyList", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "Sweep", "KeyedArchive", "PostgresTable",
+                           "TypedStreamFixtures",
                            "PostgresFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],

@@ -10,6 +10,7 @@ let fuzzTargets = [
     "FuzzJSONPropertyList",
     "FuzzKeyedArchive",
     "FuzzCheckAndUnarchive",
+    "FuzzTypedStream",
 ]
 
 let package = Package(
@@ -28,6 +29,7 @@ let package = Package(
                 .product(name: "PropertyList", package: "Archivist"),
                 .product(name: "KeyedArchive", package: "Archivist"),
                 .product(name: "ArchivePayload", package: "Archivist"),
+                .product(name: "TypedStream", package: "Archivist"),
             ]
         )
     },

@@ -35,8 +35,32 @@ public struct AllowListReport: Sendable, Hashable {
         public var path: String?
     }
 
-    /// Whether the transformer would accept the whole graph.
-    public var isAccepted: Bool { violations.isEmpty }
+    /// Why a blob written by NSArchiver is refused whatever its classes: no secure unarchiver
+    /// (`NSSecureUnarchiveFromDataTransformer`, `NSKeyedUnarchiver` with secure coding) reads a
+    /// typedstream at all.
+    public struct TypedStreamRefusal: Sendable, Hashable {
+        /// `big` or `little`.
+        public var byteOrder: String
+        /// The writer's system version (1000 for every Mac OS X writer).
+        public var systemVersion: Int
+        /// The classes of the stream's objects, in order of first appearance.
+        public var classes: [String]
+
+        public init(byteOrder: String, systemVersion: Int, classes: [String]) {
+            self.byteOrder = byteOrder
+            self.systemVersion = systemVersion
+            self.classes = classes
+        }
+    }
+
+    /// Whether the transformer would accept the whole graph: every class allowed, and the blob
+    /// a keyed archive.
+    public var isAccepted: Bool { violations.isEmpty && typedStream == nil }
+    /// Whether every object's class is allowed, whichever archiver wrote the blob: what decides
+    /// whether its objects may be turned into a payload.
+    public var classesAccepted: Bool { violations.isEmpty }
+    /// Set when the blob is an NSArchiver typedstream, which is refused whatever its classes.
+    public var typedStream: TypedStreamRefusal?
     public var violations: [Violation]
     public var warnings: [Warning]
     /// The smallest set of classes to add with `--allow` for the blob to pass.

@@ -70,8 +70,8 @@ public struct ColumnReport: Sendable {
 
     /// What the rows hold, for `ModelAudit`.
     public var rows: AttributeRows {
-        AttributeRows(values: rowCount - (kinds[.null] ?? 0), archives: keyedArchiveCount, classes: classes, refused: refused,
-                      suggestedAdditions: suggestedAdditions)
+        AttributeRows(values: rowCount - (kinds[.null] ?? 0), archives: keyedArchiveCount, typedStreams: kinds[.typedStream] ?? 0,
+                      classes: classes, refused: refused, suggestedAdditions: suggestedAdditions)
     }
 
     /// The classes seen, as the `--transformer` flag that would judge an app-defined

@@ -147,7 +147,11 @@ extension MigrationResult {
                                                                                       (.string("to"), .string(change.newType.contentsName))])))
             c.append(key: "removeValueTransformerName", value: change.removedTransformer.map { .string($0) } ?? .null)
             c.append(key: "removeCustomClassName", value: change.removedCustomClass.map { .string($0) } ?? .null)
-            c.append(key: "codegen", value: .string(codegenCommand))
+            if let newTransformer = change.newTransformer {
+                c.append(key: "valueTransformerName", value: .string(newTransformer))
+            } else {
+                c.append(key: "codegen", value: .string(codegenCommand))
+            }
             d.append(key: "modelChange", value: .dictionary(c))
         } else {
             d.append(key: "modelChange", value: .null)

@@ -133,7 +133,7 @@ public struct KeyedArchiveJSONExporter: Sendable {
                 return object(o, in: archive, nesting: nesting, describesClass: first)
             })),
             ("classes", .dictionary(classes)),
-        ])
+        ] + (archive.typedStream.map { [("typedStream", TypedStreamJSON.member($0, withGroups: !omitsDefaultMembers))] } ?? []))
     }
 
     func object(_ object: ArchivedObject, in archive: KeyedArchive, nesting: Int, describesClass: Bool = true) -> PropertyListValue {
@@ -249,6 +249,8 @@ public struct KeyedArchiveJSONExporter: Sendable {
             return (payload, Self.object([("format", .string("json")), ("value", value)]))
         case .keyedArchive(let inner, let format)?:
             return (payload, Self.object([("format", .string(format.rawValue)), ("archive", document(inner, nesting: nesting + 1))]))
+        case .typedStream(let inner)?:
+            return (payload, Self.object([("format", "typedStream"), ("archive", document(inner, nesting: nesting + 1))]))
         case nil:
             return (payload, nil)
         }

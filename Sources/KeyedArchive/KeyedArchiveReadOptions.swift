@@ -1,4 +1,5 @@
 import PropertyList
+import TypedStream
 
 /// Choices and limits for reading keyed archives.
 public struct KeyedArchiveReadOptions: Sendable, Hashable {
@@ -9,6 +10,8 @@ public struct KeyedArchiveReadOptions: Sendable, Hashable {
     public var topKey: String = "root"
     /// The longest chain of references from the root. Defaults to the plist depth limit.
     public var maximumDepth: Int = PropertyListReadOptions.default.maximumDepth
+    /// Limits for NSArchiver typedstreams, which every reader of archives also takes.
+    public var typedStream: TypedStreamReadOptions = .default
 
     public init() {}
 

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TypedStream
 
 /// Renders a keyed archive as an indented tree for people: `archivist inspect FILE`.
 ///
@@ -257,7 +258,7 @@ extension KeyedArchiveTreePrinter {
             switch content {
             case .propertyList(let value, _), .json(let value):
                 text = PropertyListPrettyPrinter(usesColors: printer.usesColors, indentUnit: printer.indentUnit).render(value)
-            case .keyedArchive(let inner, _):
+            case .keyedArchive(let inner, _), .typedStream(let inner):
                 var renderer = Renderer(printer: printer, archive: inner, nesting: nesting + 1)
                 renderer.renderTop()
                 text = renderer.out
@@ -350,6 +351,10 @@ extension KeyedArchiveTreePrinter {
         // MARK: Class summary
 
         mutating func renderClassSummary() {
+            if let stream = archive.typedStream {
+                renderClassSummary(stream)
+                return
+            }
             let counts = archive.classCounts.sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
             let objectCount = counts.reduce(0) { $0 + $1.count }
             out += "\n" + paint("\(KeyedArchive.count(objectCount, "object")), \(KeyedArchive.count(counts.count, "class", plural: "classes"))", "1") + "\n"
@@ -361,6 +366,25 @@ extension KeyedArchiveTreePrinter {
             for (name, entry) in zip(names, counts) {
                 let padding = String(repeating: " ", count: width - name.count + 2)
                 out += printer.indentUnit + paint(name, "1") + padding + paint("\(entry.count)", "33") + "\n"
+            }
+        }
+
+        /// A typedstream's own objects by class, with each class's version as the stream wrote
+        /// it, and the stream's byte order and system version: what the keyed form above cannot
+        /// show.
+        mutating func renderClassSummary(_ stream: TypedStream) {
+            var counts = [Int](repeating: 0, count: stream.classes.count)
+            for object in stream.objects where object.classIndex >= 0 && object.classIndex < counts.count { counts[object.classIndex] += 1 }
+            let listed = stream.classes.indices.filter { counts[$0] > 0 }
+                .sorted { counts[$0] != counts[$1] ? counts[$0] > counts[$1] : stream.classes[$0].name < stream.classes[$1].name }
+            let header = "\(KeyedArchive.count(stream.objects.count, "object")), \(KeyedArchive.count(listed.count, "class", plural: "classes"))"
+                + " in an NSArchiver typedstream (\(stream.header.byteOrder.rawValue)-endian, system version \(stream.header.systemVersion))"
+            out += "\n" + paint(header, "1") + "\n"
+            let names = listed.map { "\(stream.classes[$0].name) v\(stream.classes[$0].version)" }
+            let width = names.map(\.count).max() ?? 0
+            for (name, index) in zip(names, listed) {
+                let padding = String(repeating: " ", count: width - name.count + 2)
+                out += printer.indentUnit + paint(name, "1") + padding + paint("\(counts[index])", "33") + "\n"
             }
         }
     }

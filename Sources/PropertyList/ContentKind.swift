@@ -11,6 +11,9 @@ public enum ContentKind: Sendable, Hashable, CustomStringConvertible {
     case empty
     /// `bplist00`: a binary property list (or a keyed archive in one).
     case binaryPropertyList
+    /// `04 0B typedstream` or `streamtyped`: an NSArchiver typedstream, the archive format before
+    /// NSKeyedArchiver. Every verb that reads keyed archives reads it.
+    case typedStream
     /// `SQLite format 3`: an SQLite database, such as a Core Data store.
     case sqlite
     /// A PNG image, with its size from the IHDR chunk (0×0 when the chunk is cut off).
@@ -39,6 +42,7 @@ public enum ContentKind: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .empty: "empty file"
         case .binaryPropertyList: "binary property list"
+        case .typedStream: "NSArchiver typedstream"
         case .sqlite: "SQLite database"
         case .png(let width, let height): width > 0 || height > 0 ? "PNG image \(width)×\(height)" : "PNG image"
         case .jpeg: "JPEG image"
@@ -61,6 +65,7 @@ public enum ContentKind: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .empty: "empty"
         case .binaryPropertyList: "binaryPropertyList"
+        case .typedStream: "typedStream"
         case .sqlite: "sqlite"
         case .png: "png"
         case .jpeg: "jpeg"
@@ -103,6 +108,10 @@ public enum ContentKind: Sendable, Hashable, CustomStringConvertible {
             (at..<at + 4).reduce(0) { $0 << 8 | Int(head[$1]) }
         }
         if starts(Signature.bplist) { return .binaryPropertyList }
+        if count >= 13, byte(0) == 3 || byte(0) == 4, byte(1) == 11,
+           head[2..<13].elementsEqual("typedstream".utf8) || head[2..<13].elementsEqual("streamtyped".utf8) {
+            return .typedStream
+        }
         if starts(Signature.sqlite) { return .sqlite }
         if starts(Signature.png) {
             // IHDR is the first chunk: length (4), "IHDR", width (4, big-endian), height (4).

@@ -22,6 +22,8 @@ enum ItemSniffer {
         /// A property list of this format. `strong` when the signature is unmistakable (`bplist`,
         /// `<plist`): a document that then fails to read is damaged, not noise.
         case propertyList(PropertyListFormat, strong: Bool)
+        /// `04 0B typedstream|streamtyped`: an NSArchiver typedstream.
+        case typedStream
         /// `SQLite format 3\0`.
         case sqlite
         /// A zip or a tar: read its members.
@@ -30,6 +32,16 @@ enum ItemSniffer {
         case compressed
         /// None of the above.
         case noise
+
+        /// A document's format and whether its signature is unmistakable: a property list's
+        /// format, or nil for a typedstream (strong); nil for what is no document.
+        var document: (format: PropertyListFormat?, strong: Bool)? {
+            switch self {
+            case .propertyList(let format, let strong): (format, strong)
+            case .typedStream: (nil, true)
+            default: nil
+            }
+        }
     }
 
 
@@ -43,6 +55,7 @@ enum ItemSniffer {
         let kind = bytes.withUnsafeBytes { ContentKind.sniff(head: $0) }
         switch kind {
         case .sqlite?: return .sqlite
+        case .typedStream?: return .typedStream
         case .zip?, .tar?: return .container
         case .gzip?, .xz?, .bzip2?: return .compressed
         case .some: return .noise   // images, PDFs, executables, zlib streams, empty files

@@ -4,6 +4,9 @@ public enum SweepItemKind: String, Sendable, Hashable, CaseIterable, Comparable 
     case plist
     /// An NSKeyedArchiver archive.
     case keyedArchive
+    /// An NSArchiver typedstream (read as the keyed archive of the same objects; refused by
+    /// every secure unarchiver).
+    case typedStream
     /// An SQLite database with Core Data's `Z_PRIMARYKEY` and `Z_METADATA` tables.
     case coreDataStore
     /// Any other SQLite database.

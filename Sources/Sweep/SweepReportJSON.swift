@@ -5,7 +5,8 @@ import PropertyList
 /// `--format json` (documented in docs/sweep.md, "The sweep record").
 extension SweepItem {
     /// The record: `path`, `kind`, `format` (null for databases) and `size` always; `summary`
-    /// when there is one; `classes`, `verdict` and `refusedClasses` for archives;
+    /// when there is one; `classes`, `verdict` and `refusedClasses` for archives (keyed and
+    /// typedstreams), and `text` for those whose root is a string or an attributed string;
     /// `attributes` for databases; `error` for unreadable items. The graph is not part of it.
     public var jsonValue: PropertyListValue {
         var d = PropertyListDictionary()
@@ -14,10 +15,11 @@ extension SweepItem {
         d.append(key: "format", value: format.map { .string($0.rawValue) } ?? .null)
         d.append(key: "size", value: .integer(PropertyListInteger(size)))
         if let summary { d.append(key: "summary", value: .string(summary)) }
-        if kind == .keyedArchive {
+        if kind == .keyedArchive || kind == .typedStream {
             d.append(key: "classes", value: .dictionary(PropertyListDictionary(classes.map { (.string($0.name), .integer(PropertyListInteger($0.count))) })))
             if let verdict { d.append(key: "verdict", value: .string(verdict.rawValue)) }
             if verdict == .refused { d.append(key: "refusedClasses", value: .array(refusedClasses.map { .string($0) })) }
+            if let text { d.append(key: "text", value: .string(text)) }
         }
         if kind == .coreDataStore || kind == .sqlite {
             d.append(key: "attributes", value: .array(attributes.map(\.jsonValue)))

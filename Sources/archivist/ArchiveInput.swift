@@ -22,7 +22,9 @@ extension InputFile {
             return (report, index.objectCount, index.classCounts)
         }
         let archive = try decodeArchive(data, reading, topKey: nil)
-        return (checker.check(archive), archive.decodedObjects.count, archive.classCounts)
+        // A typedstream's own objects and classes, not those its keyed form adds.
+        let objectCount = archive.typedStream?.objects.count ?? archive.decodedObjects.count
+        return (checker.check(archive), objectCount, archive.sourceClassCounts)
     }
 
     /// Decodes `data`, read from this input, as a keyed archive.

@@ -8,6 +8,13 @@ enum CheckReportJSON {
         var d = PropertyListDictionary()
         d.append(key: "file", value: .string(file))
         d.append(key: "accepted", value: .bool(report.isAccepted))
+        if let stream = report.typedStream {
+            d.append(key: "archiver", value: "NSArchiver")
+            d.append(key: "typedStream", value: .dictionary(PropertyListDictionary([
+                ("byteOrder", .string(stream.byteOrder)), ("systemVersion", .integer(PropertyListInteger(stream.systemVersion))),
+                ("reason", "an NSArchiver typedstream: no secure unarchiver reads one, whatever classes it holds"),
+            ])))
+        }
         d.append(key: "allowedClasses", value: .array(report.allowList.classes.map { .string($0) }))
         d.append(key: "violations", value: .array(report.violations.map { v in
             .dictionary(PropertyListDictionary([

@@ -7,6 +7,22 @@ enum CheckReportText {
                        colors: Palette) -> String {
         var out = ""
         let classes = classCounts.map(\.name).joined(separator: ", ")
+        if let stream = report.typedStream {
+            out += "\(file): \(colors.bad("refused")): an NSArchiver typedstream (\(stream.byteOrder)-endian, system version \(stream.systemVersion)), "
+            out += "which NSSecureUnarchiveFromDataTransformer and every secure unarchiver refuse whatever classes it holds\n"
+            out += "  \(count) object\(count == 1 ? "" : "s"): \(classes)\n"
+            if !report.violations.isEmpty {
+                let flags = report.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
+                out += "  as a keyed archive it would still need: \(flags)\n"
+            }
+            let argument = Self.shellWord(file == InputFile(path: "-").displayName ? "-" : file)
+            out += "  the way forward: archivist rewrite \(argument) --to keyed -o NEW (a keyed archive of the same objects, for NSKeyedUnarchiver),\n"
+            out += "    archivist unarchive \(argument) --to json (its payload), or in a Core Data store: archivist migrate STORE --attribute Entity.attribute --to archive|json\n"
+            for w in report.warnings where w.kind != .untrustedHierarchy && w.kind != .implicitPlistType {
+                out += "  \(colors.warn("warning")): \(w.message)\n"
+            }
+            return out
+        }
         if report.isAccepted {
             out += "\(file): \(colors.good("accepted")) (\(count) object\(count == 1 ? "" : "s"): \(classes))\n"
         } else {
@@ -26,5 +42,10 @@ enum CheckReportText {
             out += "  \(colors.warn("warning")): \(w.message)\n"
         }
         return out
+    }
+
+    /// A path as a POSIX shell reads it back: single-quoted when it holds anything but safe characters.
+    static func shellWord(_ word: String) -> String {
+        word.allSatisfy { $0.isLetter || $0.isNumber || "_-./,:=@%+".contains($0) } ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
 }

@@ -30,6 +30,9 @@ enum Diagnosis {
         if kind == .sqlite {
             text += "; for a Core Data store use `archivist scan` (or `archivist model` for its model)"
         }
+        if kind == .typedStream {
+            text += "; `archivist inspect`, `unarchive` and `rewrite --to keyed` read it"
+        }
         return text
     }
 

@@ -44,14 +44,15 @@ extension Archivist {
         func run() throws {
             let report: PropertyListDiffReport
             do throws(CommandFailure) {
-                let (a, b) = (try InputFile(path: old).readPropertyList(reading), try InputFile(path: new).readPropertyList(reading))
-                if !plist, KeyedArchive.isKeyedArchive(a.value), KeyedArchive.isKeyedArchive(b.value) {
-                    let (x, y) = (try archive(a.value, old), try archive(b.value, new))
+                let (a, b) = (try document(old), try document(new))
+                let x = try a.comparedArchive(self)
+                let y = try b.comparedArchive(self)
+                if let x, let y {
                     report = PropertyListDiffReport(kind: "keyedArchive",
                                                     differences: KeyedArchiveDiff(arraysAsSets: arrayAsSet).differences(from: x, to: y))
                 } else {
                     report = PropertyListDiffReport(kind: "propertyList",
-                                                    differences: PropertyListDiff(arraysAsSets: arrayAsSet).differences(from: a.value, to: b.value))
+                                                    differences: PropertyListDiff(arraysAsSets: arrayAsSet).differences(from: a.plistValue, to: b.plistValue))
                 }
                 switch format {
                 case .text:
@@ -70,6 +71,35 @@ extension Archivist {
                 throw ExitCode(2)
             }
             if !report.isEqual { throw ExitCode(1) }
+        }
+
+        /// One side: a property list (maybe a keyed archive), or an NSArchiver typedstream read as
+        /// an archive. A typedstream is always compared as an archive; with `--plist`, as the
+        /// keyed archive of its objects.
+        struct Document {
+            var path: String
+            var plist: PropertyListValue?
+            var archive: KeyedArchive?
+
+            var plistValue: PropertyListValue { plist ?? archive.map { KeyedArchiveWriter().plist(for: $0) } ?? .null }
+
+            /// The archive to compare: a typedstream's, or the plist's when it is a keyed archive
+            /// and `--plist` was not given.
+            func comparedArchive(_ diff: Diff) throws(CommandFailure) -> KeyedArchive? {
+                if let archive { return archive }
+                guard !diff.plist, let plist, KeyedArchive.isKeyedArchive(plist) else { return nil }
+                return try diff.archive(plist, path)
+            }
+        }
+
+        func document(_ path: String) throws(CommandFailure) -> Document {
+            let input = InputFile(path: path)
+            let data = try input.read(limit: reading.maximumInputSize)
+            if ContentKind.sniff(data) == .typedStream {
+                let archive = try input.decodeArchive(data, reading, topKey: nil)
+                return plist ? Document(path: path, plist: KeyedArchiveWriter().plist(for: archive)) : Document(path: path, archive: archive)
+            }
+            return Document(path: path, plist: try input.readPropertyList(data, reading).value)
         }
 
         func archive(_ value: PropertyListValue, _ path: String) throws(CommandFailure) -> KeyedArchive {

@@ -74,6 +74,9 @@ enum ModelText {
             let column = finding.attribute.column.map { " (\($0))" } ?? ""
             out += "\n  \(finding.entity).\(finding.attribute.name)\(column): \(finding.problem)\n"
             out += "    rows: \(rows(finding.rows, rowsRead: rowsRead))\n"
+            if let migration = finding.fix.migrationCommand {
+                out += "    first: \(migration)  (the typedstreams become keyed archives of the same objects)\n"
+            }
             if finding.fix.className == nil {
                 out += "    fix: set its Transformer to NSSecureUnarchiveFromDataTransformer; its default classes accept every class the rows hold\n"
             } else {
@@ -97,6 +100,10 @@ enum ModelText {
         guard rows.values > 0 else { return "none stored" }
         var text = "\(StoreReportText.number(rows.values)) \(rows.values == 1 ? "value" : "values")"
         if rows.archives > 0 { text += ", \(StoreReportText.number(rows.archives)) archives holding " + StoreReportText.list(rows.classCounts) }
+        if rows.typedStreams > 0 {
+            text += ", \(StoreReportText.number(rows.typedStreams)) NSArchiver typedstreams"
+            if rows.archives == 0 { text += " holding " + StoreReportText.list(rows.classCounts) }
+        }
         return text
     }
 

@@ -22,7 +22,11 @@ enum PostgresReportText {
         if !tally.formats.isEmpty { out += "  formats: \(list(tally.formatCounts))\n" }
         if tally.inlineFramed > 0 { out += "  Core Data external storage: \(number(tally.inlineFramed)) inline (0x01 header)\n" }
         if !tally.classes.isEmpty { out += "  classes: \(list(tally.classCounts))\n" }
-        if tally.keyedArchiveCount > 0 {
+        if tally.typedStreamCount > 0 {
+            out += "  " + colors.bad("\(number(tally.typedStreamCount)) NSArchiver typedstream\(tally.typedStreamCount == 1 ? "" : "s")")
+                + ", which no secure unarchiver reads: migrate with --to archive (keyed archives of the same objects) or --to json\n"
+        }
+        if tally.keyedArchiveCount + tally.typedStreamCount > 0 {
             let accepted = colors.good("\(number(tally.accepted)) accepted")
             let refused = tally.refused > 0 ? colors.bad("\(number(tally.refused)) refused") : "0 refused"
             let list = report.allowList == .transformerDefault ? "transformer defaults" : report.allowList.classes.joined(separator: ", ")

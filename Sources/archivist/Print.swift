@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeyedArchive
 import PropertyList
 
 extension Archivist {
@@ -7,7 +8,11 @@ extension Archivist {
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a property list as a readable tree (like plutil -p).",
-            discussion: "Colors are used only when standard output is a terminal and NO_COLOR is unset."
+            discussion: """
+                An NSArchiver typedstream is printed as the keyed archive of its objects (what \
+                rewrite --to keyed writes). Colors are used only when standard output is a terminal \
+                and NO_COLOR is unset.
+                """
         )
 
         @Argument(help: "The property list to print, or - for standard input.")
@@ -21,7 +26,13 @@ extension Archivist {
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
-                let (value, _) = try InputFile(path: file).readPropertyList(reading, as: inputFormat.from)
+                let input = InputFile(path: file)
+                let data = try input.read(limit: reading.maximumInputSize)
+                let value = if inputFormat.from == nil, ContentKind.sniff(data) == .typedStream {
+                    KeyedArchiveWriter().plist(for: try input.decodeArchive(data, reading, topKey: nil))
+                } else {
+                    try input.readPropertyList(data, reading, as: inputFormat.from).value
+                }
                 // Streamed: the text of a large document is never held whole.
                 try OutputFile(path: nil).stream { sink in
                     PropertyListPrettyPrinter(usesColors: Terminal.colorsEnabled()).write(value) { sink.write($0) }

@@ -8,7 +8,7 @@ extension Archivist {
     /// everything else kept.
     struct Rewrite: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Rename classes in a keyed archive, or convert it between binary and XML, keeping everything else.",
+            abstract: "Rename classes in a keyed archive, convert it between binary and XML, or turn an NSArchiver typedstream into a keyed archive.",
             discussion: """
                 After a module or target rename, NSKeyedUnarchiver refuses blobs that name the old \
                 class ("cannot decode object of class OldApp.Color"). rewrite renames it in the \
@@ -17,12 +17,17 @@ extension Archivist {
                 the raw archive and decodes no object. Each OLD must match a class of the archive. \
                 Without --rename-class it only converts (--to binary or xml). The output format \
                 is the input's unless --to says otherwise. \
+                An NSArchiver typedstream (found by its header) is written as the keyed archive \
+                NSKeyedArchiver writes of the same objects, in Foundation's layout, with the keys \
+                each class's keyed coder writes: binary with --to keyed (the default) or binary, \
+                XML with --to xml; renames apply to it too. \
                 Example: archivist rewrite tint.bplist --rename-class OldApp.Color=NewApp.Color -o tint.bplist
                 """
         )
 
         enum Target: String, ExpressibleByArgument, CaseIterable {
-            case binary, xml
+            /// `keyed`: a keyed archive in the input's format, binary for a typedstream.
+            case binary, xml, keyed
         }
 
         @Argument(help: "The keyed archive, or - for standard input.")
@@ -31,7 +36,7 @@ extension Archivist {
         @OptionGroup(title: "Renames")
         var renaming: ClassRenameOptions
 
-        @Option(help: "The output format: binary or xml (default: the input's).")
+        @Option(help: "The output format: binary, xml, or keyed (a typedstream as a keyed archive; default: the input's format, binary for a typedstream).")
         var to: Target?
 
         @Option(name: .shortAndLong, help: "Write here instead of standard output (it may be FILE itself).")
@@ -48,7 +53,12 @@ extension Archivist {
                 let renamer = KeyedArchiveClassRenamer(renames: renames, readOptions: reading.readOptions)
                 let result: KeyedArchiveClassRenamer.Result
                 do throws(KeyedArchiveError) {
-                    result = try renamer.rewrite(data, to: to.map { $0 == .binary ? .binary : .xml })
+                    let format: PropertyListFormat? = switch to {
+                    case .binary?: .binary
+                    case .xml?: .xml
+                    case .keyed?, nil: nil
+                    }
+                    result = try renamer.rewrite(data, to: format)
                 } catch {
                     if data.isEmpty { throw CommandFailure(file: input.displayName, message: "empty input: the file has no bytes") }
                     if let kind = Diagnosis.foreignContent(data) {

@@ -95,10 +95,15 @@ enum StoreReportText {
             out += line + "\n"
         }
         if !column.classes.isEmpty { out += "    classes: \(list(column.classCounts))\n" }
+        let typedStreams = column.kinds[.typedStream] ?? 0
+        if typedStreams > 0 {
+            out += "    " + colors.bad("\(number(typedStreams)) NSArchiver typedstream\(typedStreams == 1 ? "" : "s")")
+                + ", which no secure unarchiver reads: migrate with --to archive (keyed archives of the same objects) or --to json\n"
+        }
         if column.keyedArchiveCount > 0, let appTransformer = column.judgement.appTransformer {
             out += "    judged by the app's own transformer \(appTransformer), not here\n"
             if let flag = column.suggestedTransformerFlag { out += "    to judge it here: \(flag)\n" }
-        } else if column.keyedArchiveCount > 0, let allowList = column.judgement.allowList {
+        } else if column.keyedArchiveCount + typedStreams > 0, let allowList = column.judgement.allowList {
             let accepted = colors.good("\(number(column.accepted)) accepted")
             let refused = column.refused > 0 ? colors.bad("\(number(column.refused)) refused") : "0 refused"
             var line = "    allow-list (\(judgedBy(column.judgement, allowList: allowList))): \(accepted), \(refused)"
@@ -193,7 +198,7 @@ enum StoreReportText {
         }
         if let change = result.modelChange {
             out += "model change the app needs: \(change.sentence)\n"
-            out += "the Codable type that decodes the new values: \(result.codegenCommand)\n"
+            if change.newTransformer == nil { out += "the Codable type that decodes the new values: \(result.codegenCommand)\n" }
         }
         return out
     }

@@ -16,7 +16,9 @@ extension Archivist {
                 NSColor as {red, green, blue, alpha}, NSValue geometry as CGPoint/CGSize/CGRect/ \
                 NSRange, any other class as an object of its fields. Dates and data follow \
                 --date-strategy and --data-strategy in JSON and stay native in plists. A cycle \
-                is refused (exit 1) with the path around it.
+                is refused (exit 1) with the path around it; with --break-cycles an object that \
+                refers back to one it is inside is written as {"$ref": "#/json/pointer"} to where \
+                that one is written.
                 """
         )
 
@@ -31,6 +33,9 @@ extension Archivist {
 
         @Flag(help: "Skip the allow-list check.")
         var noCheck = false
+
+        @Flag(help: ArgumentHelp("Write a reference back to an object the value is inside (a cycle) as {\"$ref\": \"#/json/pointer\"} to where that object is written, instead of refusing the archive."))
+        var breakCycles = false
 
         @Option(help: ArgumentHelp("The $top key of the root object (default: root).", valueName: "KEY"))
         var top: String?
@@ -52,14 +57,17 @@ extension Archivist {
                 let input = InputFile(path: file)
                 try to.checkDestination(OutputFile(path: output))
                 let bytes = try input.read(limit: reading.maximumInputSize)
-                let options = mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth)
+                var options = mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth)
+                options.breaksCycles = breakCycles
                 if to == .json, mapping.selectedPath == nil, let json = jsonFromObjectTable(bytes, options: options) {
                     return try OutputFile(path: output).write(json, endsLineOnTerminal: true)
                 }
                 let archive = try input.decodeArchive(bytes, reading, topKey: top)
                 if !noCheck {
                     let report = AllowListChecker(allowList: allow.allowList).check(archive)
-                    guard report.isAccepted else {
+                    // A typedstream's classes are checked as a keyed archive's are: its archiver
+                    // is what `check` refuses, not what a payload of it may hold.
+                    guard report.classesAccepted else {
                         let refused = report.violations.map { "\($0.readableClassName) (#\($0.uid)) at \($0.path)" }.joined(separator: ", ")
                         let flags = report.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
                         throw CommandFailure(file: input.displayName, message: "refused by the allow-list: \(refused); accept with \(flags), or skip the check with --no-check")
@@ -79,19 +87,21 @@ extension Archivist {
                     }
                     return try OutputFile(path: output).write(data, endsLineOnTerminal: true)
                 }
-                var payload: PropertyListValue
+                var mapped: PropertyListValue?
                 do throws(PayloadError) {
-                    payload = try PayloadMapper(options: options).payload(of: archive)
-                    ProcessLifetime.keep(payload, as: "payload")
+                    // With --select, the part only: references within it point within it.
+                    if let path = mapping.selectedPath {
+                        mapped = try PayloadMapper(options: options).payload(of: archive, at: path)
+                    } else {
+                        mapped = try PayloadMapper(options: options).payload(of: archive)
+                    }
                 } catch {
                     throw payloadFailure(error, file: input.displayName)
                 }
-                if let path = mapping.selectedPath {
-                    guard let part = path.value(in: payload) else {
-                        throw CommandFailure(file: input.displayName, message: "the payload has nothing at \(path)")
-                    }
-                    payload = part
+                guard let payload = mapped else {
+                    throw CommandFailure(file: input.displayName, message: "the payload has nothing at \(mapping.selectedPath?.description ?? ".")")
                 }
+                ProcessLifetime.keep(payload, as: "payload")
                 let data = try to.write(payload, json: json, sourceName: file, outputPath: output, file: input.displayName)
                 try OutputFile(path: output).write(data, endsLineOnTerminal: to == .json)
             }
@@ -113,7 +123,12 @@ extension Archivist {
         /// A mapping error worded for `file`. Only this verb (and inspect) can pick another
         /// $top entry; the others' messages name no flag.
         func payloadFailure(_ error: PayloadError, file: String) -> CommandFailure {
-            let hint = error.code != .noRoot ? "" : top.map { "; --top \($0) names none of them" } ?? "; choose one with --top"
+            var hint = ""
+            if error.code == .noRoot {
+                hint = top.map { "; --top \($0) names none of them" } ?? "; choose one with --top"
+            } else if error.code == .cycle, !breakCycles {
+                hint = "; --break-cycles writes it as a {\"$ref\": …} reference instead"
+            }
             return CommandFailure(file: file, message: error.message + hint)
         }
     }
