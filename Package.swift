@@ -21,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        // `swift package generate-documentation`: the libraries' DocC catalogs, built by .ci/run.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -46,9 +48,13 @@ let package = Package(
         .target(name: "CPrefetch"),
         // The version make stamps into the executable (see its header); empty without make.
         .target(name: "CVersionStamp"),
+        // The one door to the operating system: every call that differs between Linux and
+        // Darwin (read and write loops, durable writes, temporary files, memory maps, threads,
+        // malloc tuning), in no product. See docs/architecture.md.
+        .target(name: "SystemInterface"),
         .target(
             name: "PropertyList",
-            dependencies: ["CLibXML2", "CPrefetch"]
+            dependencies: ["CLibXML2", "CPrefetch", "SystemInterface"]
         ),
         .target(name: "TypedStream"),
         // A small NSArchiver writer and Foundation's objects as NSArchiver writes them, for tests,
@@ -78,6 +84,7 @@ let package = Package(
                 "ArchivePayload",
                 "KeyedArchive",
                 "PropertyList",
+                "SystemInterface",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -85,7 +92,7 @@ let package = Package(
         // readers, writers and key path edits; the CLI only connects it to the terminal.
         .target(
             name: "PlistBuddy",
-            dependencies: ["PropertyList"]
+            dependencies: ["PropertyList", "SystemInterface"]
         ),
         .target(
             name: "Codegen",
@@ -93,7 +100,7 @@ let package = Package(
         ),
         .target(
             name: "Sweep",
-            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList", "CLibArchive"]
+            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList", "CLibArchive", "SystemInterface"]
         ),
         .target(
             name: "PostgresTable",
@@ -114,8 +121,10 @@ let package = Package(
                 "Codegen",
                 "Sweep",
                 "PostgresTable",
+                "KeyedBlobs",
                 "CVersionStamp",
                 "PlistBuddy",
+                "SystemInterface",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds on Linux carry the Swift runtime, Foundation and Dispatch inside the

@@ -21,6 +21,7 @@ public struct StoreScanner: Sendable {
     /// Scans the store at `path`.
     ///
     /// - Parameters:
+    ///   - path: the store file (any SQLite database).
     ///   - progress: called after each batch of rows, on the calling thread. When it is given,
     ///     the rows of each table are counted first, for the total.
     ///   - visit: called with every value of a scanned column once it is classified, in row

@@ -17,7 +17,10 @@ public struct KeyedArchiveHTMLPage: Sendable {
 
     /// Hands the page to `emit` in pieces: the archive's JSON is streamed, never held whole.
     ///
-    /// - Parameter title: what the page is about, usually the file's name.
+    /// - Parameters:
+    ///   - archive: the decoded archive the page draws.
+    ///   - title: what the page is about, usually the file's name.
+    ///   - emit: called with each piece of the page, in order.
     /// - Throws: `PropertyListError` only if the JSON writer refuses a value (see
     ///   `KeyedArchiveJSONExporter.write`).
     public func write(_ archive: KeyedArchive, title: String, to emit: (UnsafeRawBufferPointer) -> Void) throws(PropertyListError) {

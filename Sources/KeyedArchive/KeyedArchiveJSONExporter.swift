@@ -57,14 +57,14 @@ import Foundation
 ///
 /// Integral reals are written without a fraction, as JSONEncoder writes them; `numberType`
 /// keeps the distinction for number objects. The full schema is in
-/// the README ("The `inspect --format json` schema").
+/// docs/inspect-json.md ("The `inspect --format json` schema").
 public struct KeyedArchiveJSONExporter: Sendable {
     /// Whether to decode nested plists, archives and JSON (`"expanded"`), and how deep.
     public var nested: NestedPayloadOptions
     /// Indent the JSON.
     public var prettyPrinted: Bool
     /// Leave out every member that has its default value, and the summaries (the compact form
-    /// the CLI writes; see `omitsDefaultMembers` in the README's schema): the same document,
+    /// the CLI writes; see `omitsDefaultMembers` in the schema, docs/inspect-json.md): the same document,
     /// a third of the size or less for large archives.
     public var omitsDefaultMembers: Bool
 

@@ -48,6 +48,8 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
     /// Counts one value.
     ///
     /// - Parameters:
+    ///   - stored: the value, as the classifier read it.
+    ///   - key: the row's key, kept for the examples.
     ///   - judge: the list archives are judged by; nil when the app's own code judges them
     ///     (classes are counted, no verdict).
     ///   - maximumExamples: how many example rows to keep.

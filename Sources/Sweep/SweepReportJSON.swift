@@ -2,7 +2,7 @@ import Foundation
 import PropertyList
 
 /// Sweep records and the summary as JSON values: the schema of `sweep --format jsonl` and
-/// `--format json` (documented in the README, "The sweep record").
+/// `--format json` (documented in docs/sweep.md, "The sweep record").
 extension SweepItem {
     /// The record: `path`, `kind`, `format` (null for databases) and `size` always; `summary`
     /// when there is one; `classes`, `verdict` and `refusedClasses` for archives (keyed and

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+internal import SystemInterface
 
 /// One sweep in progress: the workers, the queue between readers and workers, and the one
 /// place items are emitted and counted.
@@ -266,15 +267,7 @@ final class SweepRun: @unchecked Sendable {
 
     /// Reads `buffer.count` bytes at `offset`, or fewer at the end of the file; -1 on error.
     static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
-        var filled = 0
-        while filled < buffer.count {
-            let n = pread(fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset + filled))
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { return -1 }
-            if n == 0 { break }
-            filled += n
-        }
-        return filled
+        FileIO.readFully(fd, into: buffer, at: offset)
     }
 
     /// The whole file, `head` first; nil on a read error. A file that grew past `limit` since

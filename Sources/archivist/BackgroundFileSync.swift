@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import SystemInterface
 
 /// Syncs a file's data (`fdatasync`) on a thread of its own while the file is still being
 /// written, each time the writer asks, so that the `fsync` before the rename finds little left.
@@ -59,7 +60,7 @@ final class BackgroundFileSync: @unchecked Sendable {
             if stopping { break }
             requested = false
             condition.unlock()
-            let failed = fdatasync(fd) == 0 ? nil : errno
+            let failed = FileSync.syncData(fd)?.code
             condition.lock()
             if let failed, failure == nil { failure = failed }
         }

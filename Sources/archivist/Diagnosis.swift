@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import SystemInterface
 
 /// What to tell a user whose file is not what the verb wants, in one voice for every verb:
 /// the content sniffer names the file (a JPEG, an SQLite database, a zip…) and, where another
@@ -43,7 +44,7 @@ enum Diagnosis {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         var head = [UInt8](repeating: 0, count: ContentKind.signatureLength)
-        let n = head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        let n = head.withUnsafeMutableBytes { FileIO.read(fd, into: $0) }
         guard n >= 0 else { return nil }
         return head.withUnsafeBytes { (ContentKind.sniff(head: UnsafeRawBufferPointer(rebasing: $0.prefix(n))), Int(info.st_size)) }
     }

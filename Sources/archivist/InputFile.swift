@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import SystemInterface
 
 /// A FILE argument: a path, or - for standard input.
 struct InputFile {
@@ -47,14 +48,13 @@ struct InputFile {
                 return Data()
             }
             // Mapped: a 2 GB input costs address space, not a copy.
-            let flags = MAP_PRIVATE | (mapped ? 0 : Self.mapPopulate)
-            guard let base = mmap(nil, size, PROT_READ, flags, fd, 0), base != MAP_FAILED else {
+            guard let base = MemoryMap.mapFile(fd, size: size, populate: !mapped) else {
                 // Some file systems cannot map; read instead.
                 defer { close(fd) }
                 return try Self.readStream(fd, limit: limit, name: path)
             }
             close(fd)
-            return Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
+            return Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in MemoryMap.unmap(pointer, count) })
         default:
             // A FIFO, a device, a process substitution: read what comes.
             defer { close(fd) }
@@ -62,18 +62,14 @@ struct InputFile {
         }
     }
 
-    /// `MAP_POPULATE` of `<sys/mman.h>`, which the Glibc module leaves out.
-    static let mapPopulate: Int32 = 0x8000
-
     /// Reads `fd` to its end, stopping as soon as more than `limit` bytes have come.
     static func readStream(_ fd: Int32, limit: Int, name: String) throws(CommandFailure) -> Data {
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let n = chunk.withUnsafeMutableBytes { FileIO.read(fd, into: $0) }
             if n == 0 { return data }
             if n < 0 {
-                if errno == EINTR { continue }
                 let code = errno
                 throw CommandFailure(file: name, message: code == EISDIR ? "is a folder" : "cannot read: \(SystemError.reason(code))")
             }

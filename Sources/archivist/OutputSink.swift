@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import SystemInterface
 
 /// An open `OutputFile`: standard output, a file being written beside its destination, or a
 /// device or pipe named with -o.
@@ -66,18 +67,19 @@ final class OutputSink {
         }
         let folder = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
-        var template = Array(((folder.isEmpty ? "." : folder) + "/." + name + ".archivist-XXXXXX").utf8CString)
-        let opened = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard opened >= 0 else {
-            let code = errno
+        let opened: (fd: Int32, path: String)
+        switch TemporaryPaths.makeFile(pathPrefix: (folder.isEmpty ? "." : folder) + "/." + name + ".archivist-") {
+        case .success(let file):
+            opened = file
+        case .failure(let error):
             var folderInfo = stat()
-            if code == ENOENT || stat(folder.isEmpty ? "." : folder, &folderInfo) != 0 {
+            if error.code == ENOENT || stat(folder.isEmpty ? "." : folder, &folderInfo) != 0 {
                 throw CommandFailure(message: "cannot write \(path): the folder \(folder.isEmpty ? "." : folder) does not exist")
             }
-            throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(code)) (a file is written beside its destination, then renamed)")
+            throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(error.code)) (a file is written beside its destination, then renamed)")
         }
-        fd = opened
-        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        fd = opened.fd
+        temporaryPath = opened.path
         destination = target
         // mkstemp makes the file 0600: give it the mode of the file it replaces, or the mode a
         // new file would get.
@@ -154,13 +156,11 @@ final class OutputSink {
         while offset < bytes.count {
             // A file is written a few megabytes at a time, each handed to the disk as it is done.
             let piece = temporaryPath == nil ? bytes.count - offset : min(bytes.count - offset, Self.writebackChunk)
-            let n = Glibc.write(fd, base + offset, piece)
+            let n = FileIO.write(fd, UnsafeRawBufferPointer(start: base + offset, count: piece))
             if n > 0 {
                 offset += n
                 written += n
                 if temporaryPath != nil, written - writebackStart >= Self.writebackChunk { startWriteback() }
-            } else if n < 0, errno == EINTR {
-                continue
             } else if n < 0, errno == EPIPE {
                 readerWentAway = true
                 return
@@ -184,21 +184,13 @@ final class OutputSink {
             return
         }
         flush()
-        guard failure == nil, let base = bytes.baseAddress else { return }
-        var done = 0
-        while done < bytes.count {
-            let n = pwrite(fd, base + done, bytes.count - done, off_t(offset + done))
-            if n > 0 {
-                done += n
-            } else if n < 0, errno == EINTR {
-                continue
-            } else {
-                failure = n < 0 ? errno : EIO
-                return
-            }
+        guard failure == nil, bytes.baseAddress != nil else { return }
+        if let error = FileIO.writeAll(fd, bytes, at: offset) {
+            failure = error.code
+            return
         }
-        if offset + done > written {
-            written = offset + done
+        if offset + bytes.count > written {
+            written = offset + bytes.count
             if written - writebackStart >= Self.writebackChunk { startWriteback() }
         }
     }
@@ -218,19 +210,13 @@ final class OutputSink {
         writebackStart = 0
     }
 
-    /// `sync_file_range(2)`, which glibc has but the Glibc module leaves out: found at run time.
-    private static let syncFileRange: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32)? = {
-        guard let symbol = dlsym(nil, "sync_file_range") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
-    }()
-
     /// Starts writing the pages written since the last call to the disk, without waiting for
-    /// them (`SYNC_FILE_RANGE_WRITE`), and asks `BackgroundFileSync` to sync them: the disk
-    /// then works while the rest is produced, and the `fsync` of `commit()` waits only for the
-    /// last few megabytes. Durability still rests on that `fsync`; this only starts the work
-    /// sooner.
+    /// them (`FileSync.startWriteback`: `sync_file_range` on Linux), and asks
+    /// `BackgroundFileSync` to sync them: the disk then works while the rest is produced, and the
+    /// `fsync` of `commit()` waits only for the last few megabytes. Durability still rests on
+    /// that `fsync`; this only starts the work sooner.
     private func startWriteback() {
-        _ = Self.syncFileRange?(fd, Int64(writebackStart), Int64(written - writebackStart), 2)
+        FileSync.startWriteback(fd, offset: writebackStart, length: written - writebackStart)
         writebackStart = written
         if !triedBackgroundSync {
             triedBackgroundSync = true
@@ -266,10 +252,9 @@ final class OutputSink {
             discardTemporary()
             throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(code))")
         }
-        if fsync(fd) != 0 {
-            let code = errno
+        if let error = FileSync.sync(fd) {
             discardTemporary()
-            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(code))")
+            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(error.code))")
         }
         if close(fd) != 0 {
             let code = errno
@@ -282,12 +267,7 @@ final class OutputSink {
             throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(code))")
         }
         // Make the rename itself durable; a folder that cannot be synced is no failure.
-        let folder = (destination as NSString).deletingLastPathComponent
-        let folderFD = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderFD >= 0 {
-            fsync(folderFD)
-            close(folderFD)
-        }
+        FileSync.syncFolder((destination as NSString).deletingLastPathComponent)
     }
 
     /// Gives up: a file destination is left untouched and the temporary file removed.

@@ -3,7 +3,7 @@ import PropertyList
 
 /// plutil's command line on Linux: the syntax, flags, messages and exit codes of macOS's
 /// `plutil`, run on Archivist's readers and writers. `archivist plutil ARGS…` and the binary
-/// invoked as `plutil` both come here. Where the README says so, it departs from macOS: it
+/// invoked as `plutil` both come here. Where docs/plutil.md says so, it departs from macOS: it
 /// follows the manual where macOS has a bug, and it never crashes.
 struct PlutilEmulator {
     /// The arguments after the program's name.

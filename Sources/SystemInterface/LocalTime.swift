@@ -7,23 +7,33 @@ import Darwin
 #endif
 
 /// The C library's local time (the `TZ` variable, else the system's zone), which PlistBuddy's
-/// dates are printed and read in: the only place this module calls the C library.
-enum LocalTime {
+/// dates are printed and read in.
+package enum LocalTime {
     /// A broken-down time: the fields `strftime` and `mktime` work on.
-    struct Fields: Equatable {
-        var year: Int
+    package struct Fields: Equatable {
+        package var year: Int
         /// 1 to 12.
-        var month: Int
-        var day: Int
-        var hour: Int
-        var minute: Int
-        var second: Int
+        package var month: Int
+        package var day: Int
+        package var hour: Int
+        package var minute: Int
+        package var second: Int
         /// 0 for Sunday.
-        var weekday: Int
+        package var weekday: Int
+
+        package init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
+            self.year = year
+            self.month = month
+            self.day = day
+            self.hour = hour
+            self.minute = minute
+            self.second = second
+            self.weekday = weekday
+        }
     }
 
     /// The local time at `seconds` since 1970, or nil when the C library cannot represent it.
-    static func fields(unixSeconds seconds: Int64) -> Fields? {
+    package static func fields(unixSeconds seconds: Int64) -> Fields? {
         var t = time_t(truncatingIfNeeded: seconds)
         guard Int64(t) == seconds else { return nil }
         var tm = tm()
@@ -34,7 +44,7 @@ enum LocalTime {
 
     /// Seconds since 1970 of a local time, `mktime` deciding daylight saving time and carrying
     /// out-of-range days into the next month as CoreFoundation does; nil when out of range.
-    static func unixSeconds(_ f: Fields) -> Int64? {
+    package static func unixSeconds(_ f: Fields) -> Int64? {
         var tm = tm()
         guard let year = Int32(exactly: f.year - 1900) else { return nil }
         tm.tm_year = year
@@ -54,7 +64,7 @@ enum LocalTime {
     /// prints for a `struct tm` that says no daylight saving time, as PlistBuddy's does,
     /// found as the zone of a moment in the last or next half year that is not in daylight
     /// saving time.
-    static func standardZoneName(near seconds: Int64) -> String {
+    package static func standardZoneName(near seconds: Int64) -> String {
         var fallback = "UTC"
         for offset: Int64 in [0, 183 * 86_400, -183 * 86_400] {
             var t = time_t(truncatingIfNeeded: seconds &+ offset)
@@ -71,7 +81,7 @@ enum LocalTime {
 extension LocalTime {
     /// Every name the local zone goes by in the half years around `seconds` (standard and
     /// daylight saving time): the names `strptime`'s `%Z` accepts besides GMT and UTC.
-    static func zoneNames(near seconds: Int64) -> Set<String> {
+    package static func zoneNames(near seconds: Int64) -> Set<String> {
         var names: Set<String> = []
         for offset: Int64 in [0, 183 * 86_400, -183 * 86_400] {
             var t = time_t(truncatingIfNeeded: seconds &+ offset)
