@@ -124,6 +124,21 @@ struct TypedStreamCLITests {
         #expect(r.err.contains("not a property list: NSArchiver typedstream, 576 bytes; `archivist inspect`, `unarchive` and `rewrite --to keyed` read it"))
     }
 
+    @Test func sweepFindsATypedStreamInAPreferencesPlistsData() throws {
+        // Preferences bound through NSUnarchiveFromData: an NSColor as typedstream <data>.
+        var prefs = PropertyListDictionary()
+        prefs.append(key: "HighlightColor", value: .data(Self.colorBlob))
+        let path = try Self.temporary("com.example.editor.plist", try BinaryPropertyListWriter().write(.dictionary(prefs)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try ArchivistProcess.run(["sweep", path, "--format", "jsonl"])
+        #expect(r.status == 0, "\(r.err)")
+        let records = r.out.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let color = try #require(records.first { ($0["path"] as? String)?.hasSuffix("/root.HighlightColor") == true }, "\(r.out)")
+        #expect(color["kind"] as? String == "typedStream")
+        #expect(color["verdict"] as? String == "refused")
+        #expect((color["summary"] as? String)?.hasPrefix("NSColor rgba(0.176, 0.165, 0.51, 1)") == true, "\(color)")
+    }
+
     @Test func aTypedStreamInAPlistsDataIsANestedDocument() throws {
         // A keyed archive holding an NSColor as typedstream data: expanded in place.
         var builder = KeyedArchiveBuilder()
