@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "TypedStream", targets: ["TypedStream"]),
+        .library(name: "NIBArchive", targets: ["NIBArchive"]),
+        .library(name: "Bookmark", targets: ["Bookmark"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
         .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
@@ -51,12 +53,19 @@ let package = Package(
             dependencies: ["CLibXML2", "CPrefetch"]
         ),
         .target(name: "TypedStream"),
+        // Compiled nibs (the NIBArchive format ibtool writes) and URL bookmark data (with classic
+        // alias records): raw readers that depend on nothing; KeyedArchive maps them.
+        .target(name: "NIBArchive"),
+        .target(name: "Bookmark"),
+        // Small writers of NIBArchives, bookmarks and alias records, for tests and hostile
+        // inputs; in no product (Archivist writes neither format).
+        .target(name: "BlobFixtures", dependencies: ["NIBArchive", "Bookmark"]),
         // A small NSArchiver writer and Foundation's objects as NSArchiver writes them, for tests,
         // fixtures and the benchmark; in no product (Archivist never writes typedstreams).
         .target(name: "TypedStreamFixtures"),
         .target(
             name: "KeyedArchive",
-            dependencies: ["PropertyList", "TypedStream"]
+            dependencies: ["PropertyList", "TypedStream", "NIBArchive", "Bookmark"]
         ),
         .target(
             name: "ArchivePayload",
@@ -153,6 +162,14 @@ let package = Package(
         .testTarget(
             name: "TypedStreamTests",
             dependencies: ["TypedStream", "TypedStreamFixtures"]
+        ),
+        .testTarget(
+            name: "NIBArchiveTests",
+            dependencies: ["NIBArchive", "BlobFixtures"]
+        ),
+        .testTarget(
+            name: "BookmarkTests",
+            dependencies: ["Bookmark", "BlobFixtures"]
         ),
         .testTarget(
             name: "KeyedArchiveTests",
