@@ -69,7 +69,7 @@ let package = Package(
         ),
         .target(
             name: "ArchivePayload",
-            dependencies: ["KeyedArchive", "PropertyList"]
+            dependencies: ["KeyedArchive", "PropertyList", "Bookmark"]
         ),
         .target(
             name: "CoreDataModel",
@@ -125,6 +125,7 @@ let package = Package(
                 "PostgresTable",
                 "CVersionStamp",
                 "PlistBuddy",
+                "Bookmark",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds on Linux carry the Swift runtime, Foundation and Dispatch inside the
