@@ -10,6 +10,8 @@ let fuzzTargets = [
     "FuzzJSONPropertyList",
     "FuzzKeyedArchive",
     "FuzzCheckAndUnarchive",
+    "FuzzNIBArchive",
+    "FuzzBookmark",
 ]
 
 let package = Package(
@@ -28,6 +30,8 @@ let package = Package(
                 .product(name: "PropertyList", package: "Archivist"),
                 .product(name: "KeyedArchive", package: "Archivist"),
                 .product(name: "ArchivePayload", package: "Archivist"),
+                .product(name: "NIBArchive", package: "Archivist"),
+                .product(name: "Bookmark", package: "Archivist"),
             ]
         )
     },
