@@ -55,6 +55,11 @@ public struct AliasRecord: Sendable, Hashable {
     public struct Tag: Sendable, Hashable {
         public var tag: Int
         public var bytes: Data
+
+        public init(tag: Int, bytes: Data) {
+            self.tag = tag
+            self.bytes = bytes
+        }
     }
 
     /// An alias inside an alias (tag 20), boxed so the type has a size.
