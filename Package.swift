@@ -174,7 +174,8 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures"]
+            dependencies: ["KeyedArchive", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures",
+                           "NIBArchive", "Bookmark", "BlobFixtures"]
         ),
         .testTarget(
             name: "ArchivePayloadTests",

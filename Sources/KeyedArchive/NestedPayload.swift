@@ -18,8 +18,8 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
     /// An NSArchiver typedstream (`04 0B typedstream|streamtyped`): an NSColor or NSFont from
     /// preferences bound through `NSUnarchiveFromData`, a legacy Core Data value.
     case typedStream
-    /// A compiled nib (`NIBArchive`): nibs keep nested nibs in data (a text style's font
-    /// descriptor).
+    /// A compiled nib (`NIBArchive`): nibs keep nested nibs in data (a table view's cell views,
+    /// under `NSNibFileData`).
     case nibArchive
     /// URL bookmark data (`book`): what recent-items lists, login items, Safari's downloads and
     /// sandboxed apps keep to find a file again.
