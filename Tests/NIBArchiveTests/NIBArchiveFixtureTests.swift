@@ -78,8 +78,23 @@ struct NIBArchiveFixtureTests {
         }
     }
 
+    /// The fixtures, and every `.nib` under `ARCHIVIST_EXTRA_NIBS` when that names a folder (to
+    /// compare a larger set once, such as viraptor/ibtool's 191 samples).
+    static var comparedFiles: [String] {
+        var paths = files.map(\.path)
+        if let extra = ProcessInfo.processInfo.environment["ARCHIVIST_EXTRA_NIBS"],
+           let walker = FileManager.default.enumerator(atPath: extra) {
+            for case let name as String in walker where name.hasSuffix(".nib") {
+                let path = extra + "/" + name
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue { paths.append(path) }
+            }
+        }
+        return paths
+    }
+
     @Test func everyFixtureNibAgreesWithThePythonNibarchivePackage() throws {
-        let paths = Self.files.map(\.path)
+        let paths = Self.comparedFiles
         guard let peer = PythonPeer.json(module: "nibarchive", script: Self.peerScript, files: paths) as? [String: [[Any]]] else {
             print("skipped: python3 with the nibarchive package is not installed")
             return
@@ -106,5 +121,6 @@ struct NIBArchiveFixtureTests {
             }
         }
         #expect(compared > 1000)
+        print("compared \(compared) values of \(paths.count) nibs with nibarchive")
     }
 }
