@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "TypedStream", targets: ["TypedStream"]),
+        .library(name: "NIBArchive", targets: ["NIBArchive"]),
+        .library(name: "Bookmark", targets: ["Bookmark"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
         .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
@@ -57,16 +59,23 @@ let package = Package(
             dependencies: ["CLibXML2", "CPrefetch", "SystemInterface"]
         ),
         .target(name: "TypedStream"),
+        // Compiled nibs (the NIBArchive format ibtool writes) and URL bookmark data (with classic
+        // alias records): raw readers that depend on nothing; KeyedArchive maps them.
+        .target(name: "NIBArchive"),
+        .target(name: "Bookmark"),
+        // Small writers of NIBArchives, bookmarks and alias records, for tests and hostile
+        // inputs; in no product (Archivist writes neither format).
+        .target(name: "BlobFixtures", dependencies: ["NIBArchive", "Bookmark"]),
         // A small NSArchiver writer and Foundation's objects as NSArchiver writes them, for tests,
         // fixtures and the benchmark; in no product (Archivist never writes typedstreams).
         .target(name: "TypedStreamFixtures"),
         .target(
             name: "KeyedArchive",
-            dependencies: ["PropertyList", "TypedStream"]
+            dependencies: ["PropertyList", "TypedStream", "NIBArchive", "Bookmark"]
         ),
         .target(
             name: "ArchivePayload",
-            dependencies: ["KeyedArchive", "PropertyList"]
+            dependencies: ["KeyedArchive", "PropertyList", "Bookmark"]
         ),
         .target(
             name: "CoreDataModel",
@@ -100,7 +109,8 @@ let package = Package(
         ),
         .target(
             name: "Sweep",
-            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList", "CLibArchive", "SystemInterface"]
+            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "TypedStream", "NIBArchive", "Bookmark", "PropertyList", "CLibArchive",
+                           "SystemInterface"]
         ),
         .target(
             name: "PostgresTable",
@@ -125,6 +135,7 @@ let package = Package(
                 "CVersionStamp",
                 "PlistBuddy",
                 "SystemInterface",
+                "Bookmark",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds on Linux carry the Swift runtime, Foundation and Dispatch inside the
@@ -164,8 +175,17 @@ let package = Package(
             dependencies: ["TypedStream", "TypedStreamFixtures"]
         ),
         .testTarget(
+            name: "NIBArchiveTests",
+            dependencies: ["NIBArchive", "BlobFixtures"]
+        ),
+        .testTarget(
+            name: "BookmarkTests",
+            dependencies: ["Bookmark", "BlobFixtures"]
+        ),
+        .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures"]
+            dependencies: ["KeyedArchive", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures",
+                           "NIBArchive", "Bookmark", "BlobFixtures"]
         ),
         .testTarget(
             name: "ArchivePayloadTests",

@@ -11,6 +11,8 @@ let fuzzTargets = [
     "FuzzKeyedArchive",
     "FuzzCheckAndUnarchive",
     "FuzzTypedStream",
+    "FuzzNIBArchive",
+    "FuzzBookmark",
 ]
 
 let package = Package(
@@ -30,6 +32,8 @@ let package = Package(
                 .product(name: "KeyedArchive", package: "Archivist"),
                 .product(name: "ArchivePayload", package: "Archivist"),
                 .product(name: "TypedStream", package: "Archivist"),
+                .product(name: "NIBArchive", package: "Archivist"),
+                .product(name: "Bookmark", package: "Archivist"),
             ]
         )
     },

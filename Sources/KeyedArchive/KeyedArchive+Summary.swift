@@ -1,3 +1,4 @@
+import Bookmark
 import Foundation
 import PropertyList
 
@@ -108,6 +109,11 @@ extension KeyedArchive {
 
     static func dataSummary(_ data: Data, payload: NestedPayload?) -> String {
         let size = count(data.count, "byte")
+        // Bookmark data says where it points, the one thing a reader wants of it at a glance.
+        if let payload, payload == .bookmark, let path = (try? Bookmark(data: data))?.fields.path { return "\(size), \(payload) \(path)" }
+        if let payload, payload == .aliasRecord, let alias = try? AliasRecord(data: data) {
+            return "\(size), \(payload) \(alias.posixPath ?? alias.fileName)"
+        }
         if let payload { return "\(size), \(payload)" }
         guard !data.isEmpty else { return size }
         let shown = HexText.lowercase(data.prefix(16))

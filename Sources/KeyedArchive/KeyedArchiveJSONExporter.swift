@@ -251,6 +251,12 @@ public struct KeyedArchiveJSONExporter: Sendable {
             return (payload, Self.object([("format", .string(format.rawValue)), ("archive", document(inner, nesting: nesting + 1))]))
         case .typedStream(let inner)?:
             return (payload, Self.object([("format", "typedStream"), ("archive", document(inner, nesting: nesting + 1))]))
+        case .nibArchive(let inner)?:
+            return (payload, Self.object([("format", "nibArchive"), ("archive", document(inner, nesting: nesting + 1))]))
+        case .bookmark(let bookmark)?:
+            return (payload, Self.object([("format", "bookmark"), ("value", Self.plist(BookmarkPropertyList.value(of: bookmark)))]))
+        case .aliasRecord(let alias)?:
+            return (payload, Self.object([("format", "aliasRecord"), ("value", Self.plist(BookmarkPropertyList.value(of: alias)))]))
         case nil:
             return (payload, nil)
         }

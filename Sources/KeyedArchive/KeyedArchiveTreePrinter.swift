@@ -258,7 +258,11 @@ extension KeyedArchiveTreePrinter {
             switch content {
             case .propertyList(let value, _), .json(let value):
                 text = PropertyListPrettyPrinter(usesColors: printer.usesColors, indentUnit: printer.indentUnit).render(value)
-            case .keyedArchive(let inner, _), .typedStream(let inner):
+            case .bookmark(let bookmark):
+                text = PropertyListPrettyPrinter(usesColors: printer.usesColors, indentUnit: printer.indentUnit).render(BookmarkPropertyList.value(of: bookmark))
+            case .aliasRecord(let alias):
+                text = PropertyListPrettyPrinter(usesColors: printer.usesColors, indentUnit: printer.indentUnit).render(BookmarkPropertyList.value(of: alias))
+            case .keyedArchive(let inner, _), .typedStream(let inner), .nibArchive(let inner):
                 var renderer = Renderer(printer: printer, archive: inner, nesting: nesting + 1)
                 renderer.renderTop()
                 text = renderer.out

@@ -10,7 +10,8 @@ final class SweepRun: @unchecked Sendable {
         /// Look at files of a folder: (path to open, path to report).
         case files([(path: String, display: String)])
         /// Read a document a container reader took out.
-        /// A document: a property list of `format`, or a typedstream (`format` nil).
+        /// A document: a property list of `format`, or a typedstream, a compiled nib or bookmark
+        /// data (`format` nil).
         case document(Data, path: String, format: PropertyListFormat?, strong: Bool)
         /// Read a database copied into `slot`.
         case database(slot: String, copy: String, display: String, size: Int)
@@ -225,7 +226,7 @@ final class SweepRun: @unchecked Sendable {
         case .noise:
             close(fd)
             examined(size: size, physical: Int64(size))
-        case .propertyList, .typedStream:
+        case .propertyList, .typedStream, .nibArchive, .bookmark:
             let (format, strong) = sniff.document ?? (nil, false)
             defer { close(fd) }
             examined(size: size, physical: Int64(size))
@@ -386,7 +387,7 @@ final class SweepRun: @unchecked Sendable {
             switch sniff {
             case .noise:
                 continue
-            case .propertyList, .typedStream:
+            case .propertyList, .typedStream, .nibArchive, .bookmark:
                 let (format, strong) = sniff.document ?? (nil, false)
                 if let declaredSize = member.declaredSize, declaredSize > options.maximumItemSize {
                     if strong {

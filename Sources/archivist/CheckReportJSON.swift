@@ -8,6 +8,13 @@ enum CheckReportJSON {
         var d = PropertyListDictionary()
         d.append(key: "file", value: .string(file))
         d.append(key: "accepted", value: .bool(report.isAccepted))
+        if let nib = report.nibArchive {
+            d.append(key: "archiver", value: "NIBArchive")
+            d.append(key: "nibArchive", value: .dictionary(PropertyListDictionary([
+                ("coderVersion", .integer(PropertyListInteger(nib.coderVersion))),
+                ("reason", "a compiled nib: no secure-coding blob (UINib and NSNib instantiate every class it names, and no secure unarchiver reads one)"),
+            ])))
+        }
         if let stream = report.typedStream {
             d.append(key: "archiver", value: "NSArchiver")
             d.append(key: "typedStream", value: .dictionary(PropertyListDictionary([

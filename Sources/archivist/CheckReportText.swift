@@ -7,6 +7,22 @@ enum CheckReportText {
                        colors: Palette) -> String {
         var out = ""
         let classes = classCounts.map(\.name).joined(separator: ", ")
+        if let nib = report.nibArchive {
+            out += "\(file): \(colors.bad("refused")): a compiled nib (NIBArchive, coder version \(nib.coderVersion)), which is no secure-coding blob: "
+            out += "UINib and NSNib instantiate every class it names, and no secure unarchiver reads one\n"
+            let total = nib.classes.reduce(0) { $0 + $1.count }
+            out += "  \(total) object\(total == 1 ? "" : "s") of \(nib.classes.count) class\(nib.classes.count == 1 ? "" : "es"):\n"
+            for c in nib.classes {
+                out += "    \(c.name) \(c.count)\n"
+            }
+            if !report.violations.isEmpty {
+                let flags = report.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
+                out += "  as a keyed archive its objects would need: \(flags)\n"
+            }
+            let argument = Self.shellWord(file == InputFile(path: "-").displayName ? "-" : file)
+            out += "  to read it: archivist inspect \(argument) (the object graph), archivist unarchive \(argument) --to json --no-check --break-cycles\n"
+            return out
+        }
         if let stream = report.typedStream {
             out += "\(file): \(colors.bad("refused")): an NSArchiver typedstream (\(stream.byteOrder)-endian, system version \(stream.systemVersion)), "
             out += "which NSSecureUnarchiveFromDataTransformer and every secure unarchiver refuse whatever classes it holds\n"

@@ -30,6 +30,12 @@ enum Diagnosis {
         if kind == .sqlite {
             text += "; for a Core Data store use `archivist scan` (or `archivist model` for its model)"
         }
+        if kind == .nibArchive {
+            text += "; `archivist inspect`, `check`, `diff` and `sweep` read it (as the keyed archive of its objects)"
+        }
+        if kind == .bookmark {
+            text += "; `archivist inspect` reads it (its path, volume and other fields)"
+        }
         if kind == .typedStream {
             text += "; `archivist inspect`, `unarchive` and `rewrite --to keyed` read it"
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bookmark
 import Foundation
 import KeyedArchive
 import PropertyList
@@ -95,7 +96,16 @@ extension Archivist {
         func document(_ path: String) throws(CommandFailure) -> Document {
             let input = InputFile(path: path)
             let data = try input.read(limit: reading.maximumInputSize)
-            if ContentKind.sniff(data) == .typedStream {
+            let kind = ContentKind.sniff(data)
+            if kind == .bookmark {
+                // Bookmark data on its own: compared as the plist of its fields.
+                do {
+                    return Document(path: path, plist: BookmarkPropertyList.value(of: try Bookmark(data: data)))
+                } catch {
+                    throw CommandFailure(file: input.displayName, message: "cannot read the bookmark data: \(error.description)")
+                }
+            }
+            if kind == .typedStream || kind == .nibArchive {
                 let archive = try input.decodeArchive(data, reading, topKey: nil)
                 return plist ? Document(path: path, plist: KeyedArchiveWriter().plist(for: archive)) : Document(path: path, archive: archive)
             }

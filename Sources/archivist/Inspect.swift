@@ -1,4 +1,5 @@
 import ArgumentParser
+import Bookmark
 import Foundation
 import KeyedArchive
 import PropertyList
@@ -54,6 +55,9 @@ extension Archivist {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
                 let bytes = try input.read(limit: reading.maximumInputSize)
+                if ContentKind.sniff(bytes) == .bookmark {
+                    return try inspectBookmark(bytes, input: input)
+                }
                 var options = reading.archiveReadOptions
                 if let top { options.topKey = top }
                 // JSON of a large archive is written from its object table, without decoding its
@@ -104,6 +108,35 @@ extension Archivist {
                         }
                     }
                 }
+            }
+        }
+    
+        /// Bookmark data on its own (a `.bookmark` file): its fields as a tree (text) or JSON
+        /// (ISO 8601 dates, base64 data); dot and html are for object graphs.
+        func inspectBookmark(_ bytes: Data, input: InputFile) throws(CommandFailure) {
+            let bookmark: Bookmark
+            do {
+                bookmark = try Bookmark(data: bytes, options: reading.archiveReadOptions.bookmark)
+            } catch {
+                throw CommandFailure(file: input.displayName, message: "bookmark data that does not read: \(error.description)")
+            }
+            let value = BookmarkPropertyList.value(of: bookmark)
+            switch format {
+            case .text:
+                try OutputFile(path: output).stream { sink in
+                    PropertyListPrettyPrinter(usesColors: output == nil && Terminal.colorsEnabled()).write(value) { sink.write($0) }
+                }
+            case .json:
+                let layout: JSONWriteOptions.OutputFormatting = pretty || ((output ?? "-") == "-" && isatty(STDOUT_FILENO) == 1) ? [.prettyPrinted] : []
+                let data: Data
+                do throws(PropertyListError) {
+                    data = try JSONPropertyListWriter(options: JSONWriteOptions(dateEncodingStrategy: .iso8601, outputFormatting: layout)).write(value)
+                } catch {
+                    throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
+                }
+                try OutputFile(path: output).write(data, endsLineOnTerminal: true)
+            case .dot, .html:
+                throw CommandFailure(file: input.displayName, message: "bookmark data has no object graph: use --format text or json")
             }
         }
     }

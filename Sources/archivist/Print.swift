@@ -28,7 +28,8 @@ extension Archivist {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
                 let data = try input.read(limit: reading.maximumInputSize)
-                let value = if inputFormat.from == nil, ContentKind.sniff(data) == .typedStream {
+                let kind = inputFormat.from == nil ? ContentKind.sniff(data) : nil
+                let value = if kind == .typedStream || kind == .nibArchive {
                     KeyedArchiveWriter().plist(for: try input.decodeArchive(data, reading, topKey: nil))
                 } else {
                     try input.readPropertyList(data, reading, as: inputFormat.from).value
