@@ -316,6 +316,54 @@ private func foundationPropertyList(_ value: PropertyListValue) -> Any {
         #expect(try body(.date(Date(timeIntervalSinceReferenceDate: interval))) == ["<date>\(text)</date>"])
     }
 
+    /// Dates where the quick path could slip: around every minute, day, month and year change
+    /// met at random, the ends of years 0 and 9999, negative years, the writable range's ends,
+    /// and fractional times of every size.
+    static func awkwardDates() -> [Double] {
+        var samples: [Double] = [0, -1e-20, 1e-20, -0.5, 59.9999999, 60, -60, -63_113_904_000, -63_113_904_000 - 1e-6,
+                                 -63_113_904_000 - 86_400 * 400, 252_423_993_600 - 1, 252_423_993_600, 252_423_993_600 - 1e-5,
+                                 1e15, -1e15, 1e12, -1e12, 978_307_200, -978_307_200]
+        var generator = SplitMix(state: 0xDA7E)
+        for _ in 0..<100_000 {
+            let unit = Double(generator.next() >> 11) * 0x1p-53
+            samples.append(unit * 1e9)
+            samples.append((unit - 0.5) * 6e11)
+            let minute = Double(Int64(generator.next() % 20_000_000_000) - 10_000_000_000) * 60
+            samples += [minute, minute.nextUp, minute.nextDown, minute - 1e-7, minute + 0.999_999]
+        }
+        for _ in 0..<2_000 { samples.append((Double(generator.next() >> 11) * 0x1p-53 - 0.5) * 2e15) }
+        return samples
+    }
+
+    @Test func datesTakeTheQuickPathToTheBytesOfTheFieldByFieldOne() {
+        var mismatches: [String] = []
+        var quick = 0
+        for interval in Self.awkwardDates() {
+            let date = Date(timeIntervalSinceReferenceDate: interval)
+            var ours = OutputBuffer(), general = OutputBuffer()
+            #expect(XMLDateFormat.append(date, to: &ours))
+            guard let fields = XMLDateFormat.fields(date) else {
+                Issue.record("no fields for \(interval)")
+                continue
+            }
+            if (0...9999).contains(fields.year) { quick += 1 }
+            XMLDateFormat.appendPadded(fields, to: &general)
+            let a = ours.bytes(0..<ours.length), b = general.bytes(0..<general.length)
+            if a != b, mismatches.count < 10 {
+                mismatches.append("\(interval): \(String(decoding: a, as: UTF8.self)) != \(String(decoding: b, as: UTF8.self))")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(quick > 250_000)
+    }
+
+    @Test func fractionalDatesAcrossCenturiesAreWrittenAsFoundationWritesThem() throws {
+        let dates = Self.awkwardDates().filter { abs($0) < 1e11 }.prefix(20_000).map { Date(timeIntervalSinceReferenceDate: $0) }
+        #expect(dates.count == 20_000)
+        let theirs = try PropertyListSerialization.data(fromPropertyList: dates, format: .xml, options: 0)
+        #expect(try XMLPropertyListWriter().write(.array(dates.map { .date($0) })) == theirs)
+    }
+
     @Test func stringsEscapeOnlyWhatCFEscapesPlusWhatXMLCannotCarryRaw() throws {
         #expect(try body("<a href=\"x\">'&'</a>") == ["<string>&lt;a href=\"x\"&gt;'&amp;'&lt;/a&gt;</string>"])
         // NUL, CR, U+FFFE and U+FFFF would not survive an XML parser raw.
