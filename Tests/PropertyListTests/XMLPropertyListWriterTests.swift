@@ -412,6 +412,17 @@ private func foundationPropertyList(_ value: PropertyListValue) -> Any {
         #expect(Data(base64Encoded: base64Lines.map { $0.dropFirst(tabs.count) }.joined()) == bytes)
     }
 
+    @Test func dataOfEveryLengthUpTo200AtEveryDepthUpTo10IsWrittenAsFoundationWritesIt() throws {
+        var generator = SplitMix(state: 0xDA7A)
+        let values: [PropertyListValue] = (0...10).flatMap { depth in
+            (0...200).map { count in
+                nested(.data(Data((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) })), depth: depth)
+            }
+        }
+        let theirs = try PropertyListSerialization.data(fromPropertyList: foundationPropertyList(.array(values)), format: .xml, options: 0)
+        #expect(try XMLPropertyListWriter().write(.array(values)) == theirs)
+    }
+
     // MARK: - What XML cannot carry
 
     @Test(arguments: [
