@@ -3,6 +3,9 @@ struct BenchmarkSettings {
     /// Dictionaries in the generated array; 205,000 gives about 2.7 million values and an XML
     /// document just over 100 MB.
     var dictionaryCount = 205_000
+    /// Records of the process benchmark's second property list, of real-world values
+    /// (`BenchmarkInput.makeRealWorld`); 112,000 make a binary file of 34.3 MB.
+    var realWorldRecords = 112_000
     /// Each operation is timed this many times and the fastest run kept.
     var repetitions = 3
     var markdown = false

@@ -51,6 +51,9 @@ while i < arguments.count {
     case "--dicts" where i + 1 < arguments.count:
         settings.dictionaryCount = Int(arguments[i + 1]) ?? settings.dictionaryCount
         i += 1
+    case "--value-records" where i + 1 < arguments.count:
+        settings.realWorldRecords = Int(arguments[i + 1]) ?? settings.realWorldRecords
+        i += 1
     case "--repeat" where i + 1 < arguments.count:
         settings.repetitions = max(1, Int(arguments[i + 1]) ?? 1)
         i += 1
@@ -77,7 +80,7 @@ while i < arguments.count {
     case "--skip-foundation":
         settings.skipFoundation = true
     default:
-        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process|typedstream] [--typedstream-records N] [--cli PATH] [--archive-records N] [--store-rows N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--value-records N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process|typedstream] [--typedstream-records N] [--cli PATH] [--archive-records N] [--store-rows N]\n".utf8))
         exit(64)
     }
     i += 1
