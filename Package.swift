@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "TypedStream", targets: ["TypedStream"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
+        .library(name: "ArchiveReports", targets: ["ArchiveReports"]),
         .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
         .library(name: "KeyedBlobs", targets: ["KeyedBlobs"]),
         .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
@@ -68,6 +69,12 @@ let package = Package(
             name: "ArchivePayload",
             dependencies: ["KeyedArchive", "PropertyList"]
         ),
+        // How an archive is shown to people: the tree, Graphviz and HTML printers and the HTML
+        // assets the inspect and sweep pages share.
+        .target(
+            name: "ArchiveReports",
+            dependencies: ["KeyedArchive", "TypedStream", "PropertyList"]
+        ),
         .target(
             name: "CoreDataModel",
             dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList", "CZlib", "CLibXML2"]
@@ -100,7 +107,7 @@ let package = Package(
         ),
         .target(
             name: "Sweep",
-            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList", "CLibArchive", "SystemInterface"]
+            dependencies: ["CoreDataStore", "ArchivePayload", "ArchiveReports", "KeyedArchive", "TypedStream", "PropertyList", "CLibArchive", "SystemInterface"]
         ),
         .target(
             name: "PostgresTable",
@@ -116,6 +123,7 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "ArchivePayload",
+                "ArchiveReports",
                 "CoreDataModel",
                 "CoreDataStore",
                 "Codegen",
@@ -165,11 +173,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures"]
+            dependencies: ["KeyedArchive", "ArchiveReports", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures"]
         ),
         .testTarget(
             name: "ArchivePayloadTests",
-            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList", "TypedStreamFixtures"]
+            dependencies: ["ArchivePayload", "ArchiveReports", "KeyedArchive", "PropertyList", "TypedStreamFixtures"]
         ),
         .testTarget(
             name: "CoreDataModelTests",

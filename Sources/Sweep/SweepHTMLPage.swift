@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Writers) import PropertyList
+import ArchiveReports
 import KeyedArchive
 
 /// The sweep report as one self-contained HTML page: the summary (counts by kind, verdict and

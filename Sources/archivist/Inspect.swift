@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ArchiveReports
 import KeyedArchive
 import PropertyList
 

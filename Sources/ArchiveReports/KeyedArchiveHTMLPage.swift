@@ -1,4 +1,5 @@
 import Foundation
+import KeyedArchive
 import PropertyList
 
 /// Writes a keyed archive as one self-contained HTML page: `inspect FILE --format html`.

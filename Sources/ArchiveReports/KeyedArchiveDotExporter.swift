@@ -1,4 +1,5 @@
 import Foundation
+import KeyedArchive
 import PropertyList
 
 /// Writes a keyed archive's object graph in Graphviz's DOT language:
