@@ -162,24 +162,6 @@ extension MigrationResult {
     }
 }
 
-extension LoadedModel {
-    /// Where the model came from, for reports.
-    public var summaryJSON: PropertyListValue {
-        var d = PropertyListDictionary()
-        let kind = switch source {
-        case .modelCache: "modelCache"
-        case .compiledModel: "compiledModel"
-        case .sourceModel: "sourceModel"
-        }
-        d.append(key: "source", value: .string(kind))
-        d.append(key: "path", value: .string(source.path))
-        d.append(key: "version", value: source.version.map { .string($0) } ?? .null)
-        d.append(key: "versionMatch", value: versionMatch.map { .string($0.rawValue) } ?? .null)
-        d.append(key: "entities", value: .integer(PropertyListInteger(model.entities.count)))
-        return .dictionary(d)
-    }
-}
-
 extension TransformerJudgement {
     /// A machine name for the basis: `noModel`, `notTransformable`, `secureDefaults`,
     /// `insecureTransformer`, `givenClasses`, `appCode`.

@@ -9,22 +9,17 @@ extension InputFile {
         try decodeArchive(read(limit: reading.maximumInputSize), reading, topKey: topKey)
     }
 
-    /// Checks the input against an allow-list: from its classes alone when every object passes
-    /// (`KeyedArchiveClassIndex`, which builds no object), else from the decoded archive, whose
-    /// report names each refused object's path. Gives what `check` prints: the report, the
-    /// number of decoded objects and the classes counted.
-    func checkArchive(_ reading: ReadingOptions, with checker: AllowListChecker) throws(CommandFailure)
-        -> (report: AllowListReport, objectCount: Int, classCounts: [(name: String, count: Int)]) {
+    /// Checks the input against an allow-list (`AllowListChecker.check(data:options:)`), with
+    /// a failure worded as `decodeArchive`'s.
+    func checkArchive(_ reading: ReadingOptions, with checker: AllowListChecker) throws(CommandFailure) -> ArchiveCheck {
         let data = try read(limit: reading.maximumInputSize)
-        if let index = KeyedArchiveClassIndex(data: data, options: reading.archiveReadOptions),
-           let report = checker.acceptedReport(index) {
-            ProcessLifetime.keep(index)
-            return (report, index.objectCount, index.classCounts)
+        do {
+            let checked = try checker.check(data: data, options: reading.archiveReadOptions)
+            ProcessLifetime.keep(checked)
+            return checked
+        } catch {
+            throw archiveFailure(error, data: data, reading)
         }
-        let archive = try decodeArchive(data, reading, topKey: nil)
-        // A typedstream's own objects and classes, not those its keyed form adds.
-        let objectCount = archive.typedStream?.objects.count ?? archive.decodedObjects.count
-        return (checker.check(archive), objectCount, archive.sourceClassCounts)
     }
 
     /// Decodes `data`, read from this input, as a keyed archive.
@@ -36,18 +31,23 @@ extension InputFile {
             ProcessLifetime.keep(archive)
             return archive
         } catch {
-            // Say what the bytes are when they are not an archive: a PNG, a plain plist…
-            if error.code != .propertyList, let plist = try? PropertyListReader(options: reading.readOptions).read(data),
-               !KeyedArchive.isKeyedArchive(plist.value) {
-                // The decoder's reason already starts "not a keyed archive: "; say it once.
-                let reason = error.description.replacingOccurrences(of: "not a keyed archive: ", with: "")
-                throw CommandFailure(file: displayName, message: "not a keyed archive: a plain \(plist.format) (\(reason))")
-            }
-            if data.isEmpty { throw CommandFailure(file: displayName, message: "empty input: the file has no bytes") }
-            if let kind = Diagnosis.foreignContent(data) {
-                throw CommandFailure(file: displayName, message: "not a keyed archive: \(Diagnosis.describe(kind, size: data.count))")
-            }
-            throw CommandFailure(file: displayName, message: error.description)
+            throw archiveFailure(error, data: data, reading)
         }
+    }
+
+    /// A decoding failure of `data`, read from this input, in our words.
+    func archiveFailure(_ error: KeyedArchiveError, data: Data, _ reading: ReadingOptions) -> CommandFailure {
+        // Say what the bytes are when they are not an archive: a PNG, a plain plist…
+        if error.code != .propertyList, let plist = try? PropertyListReader(options: reading.readOptions).read(data),
+           !KeyedArchive.isKeyedArchive(plist.value) {
+            // The decoder's reason already starts "not a keyed archive: "; say it once.
+            let reason = error.description.replacingOccurrences(of: "not a keyed archive: ", with: "")
+            return CommandFailure(file: displayName, message: "not a keyed archive: a plain \(plist.format) (\(reason))")
+        }
+        if data.isEmpty { return CommandFailure(file: displayName, message: "empty input: the file has no bytes") }
+        if let kind = Diagnosis.foreignContent(data) {
+            return CommandFailure(file: displayName, message: "not a keyed archive: \(Diagnosis.describe(kind, size: data.count))")
+        }
+        return CommandFailure(file: displayName, message: error.description)
     }
 }

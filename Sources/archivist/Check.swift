@@ -39,22 +39,23 @@ extension Archivist {
 
         func run() throws {
             let checker = AllowListChecker(allowList: allow.allowList)
-            let colors = Palette(enabled: Terminal.colorsEnabled())
+            let usesColors = Terminal.colorsEnabled()
             var allAccepted = true
             var records: [PropertyListValue] = []
             var text = ""
             for path in files {
                 let input = InputFile(path: path)
                 do throws(CommandFailure) {
-                    let (report, objectCount, classCounts) = try input.checkArchive(reading, with: checker)
-                    if !report.isAccepted { allAccepted = false }
+                    let checked = try input.checkArchive(reading, with: checker)
+                    if !checked.report.isAccepted { allAccepted = false }
                     // Only the report asked for is rendered.
                     switch format {
                     case .text:
-                        text += CheckReportText.render(file: input.displayName, report: report, objectCount: objectCount,
-                                                       classCounts: classCounts, colors: colors)
+                        // A typedstream's suggested commands name standard input as -.
+                        let argument = input.displayName == InputFile(path: "-").displayName ? "-" : input.displayName
+                        text += checked.text(file: input.displayName, argument: argument, usesColors: usesColors)
                     case .json:
-                        records.append(CheckReportJSON.record(file: input.displayName, report: report, classCounts: classCounts))
+                        records.append(checked.jsonValue(file: input.displayName))
                     }
                 } catch {
                     allAccepted = false
@@ -63,9 +64,7 @@ extension Archivist {
                         error.message += " (--only and --allow take one class each time, or several separated by commas: --only A,B)"
                     }
                     error.report()
-                    records.append(.dictionary(PropertyListDictionary([
-                        ("file", .string(input.displayName)), ("accepted", false), ("error", .string(error.message)),
-                    ])))
+                    records.append(ArchiveCheck.jsonValue(file: input.displayName, failure: error.message))
                 }
             }
             try reportingFailures { () throws(CommandFailure) in

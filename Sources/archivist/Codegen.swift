@@ -280,7 +280,7 @@ extension Archivist {
             if data.isEmpty { return "empty input: the file has no bytes" }
             guard let kind = Diagnosis.foreignContent(data) else { return reason }
             if kind == .sqlite {
-                return "not a keyed archive, JSON or property list: \(kind), \(StoreReportText.counted(data.count, "byte")); name the attribute to read with --attribute Entity.attribute (`archivist scan` lists them)"
+                return "not a keyed archive, JSON or property list: \(kind), \(CountText.counted(data.count, "byte")); name the attribute to read with --attribute Entity.attribute (`archivist scan` lists them)"
             }
             return "not a keyed archive, JSON or property list: \(Diagnosis.describe(kind, size: data.count))"
         }

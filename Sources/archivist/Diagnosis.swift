@@ -26,7 +26,7 @@ enum Diagnosis {
     /// `JPEG image, 1,204 bytes`, with a pointer to the verb that reads it when there is one.
     static func describe(_ kind: ContentKind, size: Int) -> String {
         if kind == .empty { return "empty file" }
-        var text = "\(kind), \(StoreReportText.counted(size, "byte"))"
+        var text = "\(kind), \(CountText.counted(size, "byte"))"
         if kind == .sqlite {
             text += "; for a Core Data store use `archivist scan` (or `archivist model` for its model)"
         }

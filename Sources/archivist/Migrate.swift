@@ -171,7 +171,7 @@ extension Archivist {
                 failed = result.hasFailures
                 switch format {
                 case .text:
-                    try OutputFile(path: nil).write(StoreReportText.render(result, colors: Palette(enabled: Terminal.colorsEnabled())))
+                    try OutputFile(path: nil).write(result.text(usesColors: Terminal.colorsEnabled()))
                 case .json:
                     try OutputFile(path: nil).write(try ReportFormat.jsonReport(result.jsonValue, file: store))
                 }

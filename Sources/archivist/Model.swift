@@ -115,22 +115,14 @@ extension Archivist {
                     }
                 }
                 failed = audit?.hasFindings ?? false
+                let report = ModelReport(file: path, model: loaded, audit: audit, rowsRead: rowsRead)
                 switch format {
                 case .text:
-                    var text = ModelText.render(loaded, file: path, colors: Palette(enabled: Terminal.colorsEnabled()))
-                    if let audit {
-                        text += ModelText.render(audit, rowsRead: rowsRead, colors: Palette(enabled: Terminal.colorsEnabled()))
-                    }
-                    try OutputFile(path: nil).write(Data(text.utf8))
+                    try OutputFile(path: nil).write(Data(report.text(usesColors: Terminal.colorsEnabled()).utf8))
                 case .json:
-                    var root = PropertyListDictionary()
-                    root.append(key: "file", value: .string(path))
-                    root.append(key: "source", value: loaded.summaryJSON)
-                    for (key, value) in loaded.model.jsonValue.dictionaryValue ?? PropertyListDictionary() { root.append(key: key, value: value) }
-                    if let audit { root.append(key: "audit", value: audit.jsonValue) }
                     let data: Data
                     do throws(PropertyListError) {
-                        data = try ReportFormat.jsonReport(.dictionary(root))
+                        data = try ReportFormat.jsonReport(report.jsonValue)
                     } catch {
                         throw CommandFailure(file: path, message: "cannot write the report: \(error.description)")
                     }

@@ -11,7 +11,7 @@ extension Archivist.Migrate {
         var failed = false
         try reportingFailures { () throws(CommandFailure) in
             let url = PostgresURL(store)
-            let colors = Palette(enabled: Terminal.colorsEnabled())
+            let usesColors = Terminal.colorsEnabled()
             var bar = ProgressBar(enabled: Terminal.progressEnabled())
             if postgresFlags.status {
                 let scanner = PostgresScanner(options: PostgresScanOptions(readOptions: reading.archiveReadOptions,
@@ -27,7 +27,7 @@ extension Archivist.Migrate {
                     throw CommandFailure(file: url.redacted, message: error.description)
                 }
                 bar.finish()
-                try write(format == .json ? nil : PostgresReportText.render(report, colors: colors), json: report.jsonValue, source: url.redacted)
+                try write(format == .json ? nil : report.text(usesColors: usesColors), json: report.jsonValue, source: url.redacted)
                 return
             }
             // Bad renames and classes are refused before the server is touched.
@@ -51,7 +51,7 @@ extension Archivist.Migrate {
             }
             bar.finish()
             failed = result.hasFailures
-            try write(format == .json ? nil : PostgresReportText.render(result, colors: colors), json: result.jsonValue, source: url.redacted)
+            try write(format == .json ? nil : result.text(usesColors: usesColors), json: result.jsonValue, source: url.redacted)
         }
         if failed { throw ExitCode(1) }
     }

@@ -24,7 +24,7 @@ extension Archivist.Scan {
             bar.finish()
             switch format {
             case .text:
-                try OutputFile(path: nil).write(Data(PostgresReportText.render(report, colors: Palette(enabled: Terminal.colorsEnabled())).utf8))
+                try OutputFile(path: nil).write(Data(report.text(usesColors: Terminal.colorsEnabled()).utf8))
             case .json:
                 let data: Data
                 do throws(PropertyListError) {

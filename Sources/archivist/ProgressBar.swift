@@ -1,5 +1,6 @@
 import CoreDataStore
 import Foundation
+import PropertyList
 
 /// A one-line progress bar on standard error, redrawn at most ten times a second (and at once
 /// when the note changes).
@@ -20,10 +21,10 @@ struct ProgressBar {
 
     mutating func draw(processed: Int, total: Int, rowsPerSecond: Double, secondsLeft: Double?, failed: Int, note: String? = nil) {
         let fraction = total > 0 ? min(1, Double(processed) / Double(total)) : 1
-        var detail = String(format: "%@/%@ rows  %@ rows/s", StoreReportText.number(processed), StoreReportText.number(total),
-                            StoreReportText.number(Int(rowsPerSecond)))
+        var detail = String(format: "%@/%@ rows  %@ rows/s", CountText.number(processed), CountText.number(total),
+                            CountText.number(Int(rowsPerSecond)))
         if let left = secondsLeft { detail += String(format: "  ETA %.0f s", left.rounded(.up)) }
-        if failed > 0 { detail += "  \(StoreReportText.number(failed)) failed" }
+        if failed > 0 { detail += "  \(CountText.number(failed)) failed" }
         if let note { detail += "  \(note)" }
         let noteChanged = note != lastNote
         lastNote = note

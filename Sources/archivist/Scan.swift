@@ -82,7 +82,7 @@ extension Archivist {
                 if input != nil { report.path = displayName }
                 switch format {
                 case .text:
-                    try OutputFile(path: nil).write(StoreReportText.render(report, colors: Palette(enabled: Terminal.colorsEnabled())))
+                    try OutputFile(path: nil).write(report.text(usesColors: Terminal.colorsEnabled()))
                 case .json:
                     try OutputFile(path: nil).write(try ReportFormat.jsonReport(report.jsonValue, file: store))
                 }

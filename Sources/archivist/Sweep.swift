@@ -108,7 +108,7 @@ extension Archivist {
 
         /// `1,234 items  56 MB / 1.2 GB  40 MB/s  ETA 12 s`
         static func progressDetail(_ progress: SweepProgress) -> String {
-            var text = "\(StoreReportText.number(progress.examined)) files  \(StoreReportText.number(progress.items)) items  "
+            var text = "\(CountText.number(progress.examined)) files  \(CountText.number(progress.items)) items  "
                 + "\(megabytes(progress.bytes)) / \(megabytes(progress.totalBytes))  \(megabytes(Int64(progress.bytesPerSecond)))/s"
             if let left = progress.estimatedSecondsLeft { text += String(format: "  ETA %.0f s", left.rounded(.up)) }
             return text

@@ -1,10 +1,10 @@
-import ArchivePayload
 import KeyedArchive
 import PropertyList
 
 /// `check --format json`: one record per file.
-enum CheckReportJSON {
-    static func record(file: String, report: AllowListReport, classCounts: [(name: String, count: Int)]) -> PropertyListValue {
+extension ArchiveCheck {
+    /// The record `archivist check --format json` writes for the archive `file`.
+    public func jsonValue(file: String) -> PropertyListValue {
         var d = PropertyListDictionary()
         d.append(key: "file", value: .string(file))
         d.append(key: "accepted", value: .bool(report.isAccepted))
@@ -35,5 +35,12 @@ enum CheckReportJSON {
             (.string($0.name), .integer(PropertyListInteger($0.count)))
         })))
         return .dictionary(d)
+    }
+
+    /// The record for a file that could not be checked: `accepted` false, and why.
+    public static func jsonValue(file: String, failure message: String) -> PropertyListValue {
+        .dictionary(PropertyListDictionary([
+            ("file", .string(file)), ("accepted", false), ("error", .string(message)),
+        ]))
     }
 }

@@ -1,9 +1,9 @@
-import CoreDataModel
 import Foundation
+import PropertyList
 
 /// The text forms of `model` and its audit.
 enum ModelText {
-    static func render(_ loaded: LoadedModel, file: String, colors: Palette) -> String {
+    static func render(_ loaded: LoadedModel, file: String, colors: ReportPalette) -> String {
         let model = loaded.model
         var out = "\((file as NSString).lastPathComponent): "
         switch loaded.source {
@@ -62,7 +62,7 @@ enum ModelText {
         return out
     }
 
-    static func render(_ audit: ModelAudit, rowsRead: Bool, colors: Palette) -> String {
+    static func render(_ audit: ModelAudit, rowsRead: Bool, colors: ReportPalette) -> String {
         var out = "\n"
         if audit.findings.isEmpty {
             out += colors.good("audit: no Transformable attribute that Core Data warns about or refuses") + "\n"
@@ -98,11 +98,11 @@ enum ModelText {
     static func rows(_ rows: AttributeRows?, rowsRead: Bool) -> String {
         guard let rows else { return rowsRead ? "no column read" : "not read (give --store STORE to read them)" }
         guard rows.values > 0 else { return "none stored" }
-        var text = "\(StoreReportText.number(rows.values)) \(rows.values == 1 ? "value" : "values")"
-        if rows.archives > 0 { text += ", \(StoreReportText.number(rows.archives)) archives holding " + StoreReportText.list(rows.classCounts) }
+        var text = "\(CountText.number(rows.values)) \(rows.values == 1 ? "value" : "values")"
+        if rows.archives > 0 { text += ", \(CountText.number(rows.archives)) archives holding " + CountText.list(rows.classCounts) }
         if rows.typedStreams > 0 {
-            text += ", \(StoreReportText.number(rows.typedStreams)) NSArchiver typedstreams"
-            if rows.archives == 0 { text += " holding " + StoreReportText.list(rows.classCounts) }
+            text += ", \(CountText.number(rows.typedStreams)) NSArchiver typedstreams"
+            if rows.archives == 0 { text += " holding " + CountText.list(rows.classCounts) }
         }
         return text
     }

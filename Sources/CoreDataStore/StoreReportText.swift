@@ -5,25 +5,30 @@ import Foundation
 import KeyedArchive
 import PropertyList
 
+extension ScanReport {
+    /// The report as `archivist scan` prints it for people: the store, its model, and for each
+    /// table the kinds of values of each column, their classes and the allow-list's verdicts,
+    /// with the flags that would accept what is refused.
+    ///
+    /// - Parameter usesColors: whether to color verdicts and notes (ANSI; for a terminal).
+    public func text(usesColors: Bool) -> String {
+        StoreReportText.render(self, colors: ReportPalette(enabled: usesColors))
+    }
+}
+
+extension MigrationResult {
+    /// The summary `archivist migrate` prints for people: what was converted, skipped and left
+    /// untouched (and why), and the model change the app needs.
+    ///
+    /// - Parameter usesColors: whether to color failures (ANSI; for a terminal).
+    public func text(usesColors: Bool) -> String {
+        StoreReportText.render(self, colors: ReportPalette(enabled: usesColors))
+    }
+}
+
 /// The text forms of `scan` reports and `migrate` summaries.
 enum StoreReportText {
-    static func number(_ n: Int) -> String {
-        let formatter = NumberFormatter()
-        formatter.numberStyle = .decimal
-        formatter.locale = Locale(identifier: "en_US")
-        return formatter.string(from: NSNumber(value: n)) ?? String(n)
-    }
-
-    /// `1 table`, `2 tables`, `1,000 rows`.
-    static func counted(_ n: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(number(n)) \(n == 1 ? noun : plural ?? noun + "s")"
-    }
-
-    static func list(_ pairs: [(name: String, count: Int)]) -> String {
-        pairs.map { "\($0.name) \(number($0.count))" }.joined(separator: ", ")
-    }
-
-    static func render(_ report: ScanReport, colors: Palette) -> String {
+    static func render(_ report: ScanReport, colors: ReportPalette) -> String {
         var out = ""
         let file = (report.path as NSString).lastPathComponent
         if report.isCoreData {
@@ -45,11 +50,11 @@ enum StoreReportText {
                 out += colors.dim("  model version hashes (v\(metadata.modelVersionHashesVersion.map(String.init) ?? "?")): \(metadata.hashedEntityNames.joined(separator: ", "))") + "\n"
             }
         } else {
-            out += "\(file): SQLite database (not a Core Data store): \(counted(report.tables.count, "table"))\n"
+            out += "\(file): SQLite database (not a Core Data store): \(CountText.counted(report.tables.count, "table"))\n"
         }
         for table in report.tables {
             let heading = table.entityNames.isEmpty ? table.name : "\(table.entityNames.joined(separator: ", ")) (\(table.name))"
-            out += "\n\(heading): \(counted(table.rowCount, "row"))\n"
+            out += "\n\(heading): \(CountText.counted(table.rowCount, "row"))\n"
             for column in table.columns { out += render(column, allowList: report.allowList, keyColumn: table.keyColumn, colors: colors) }
             if !table.plainColumns.isEmpty {
                 let names = table.plainColumns.map { column in
@@ -74,7 +79,7 @@ enum StoreReportText {
         return out
     }
 
-    static func render(_ column: ColumnReport, allowList: AllowList, keyColumn: String = "Z_PK", colors: Palette) -> String {
+    static func render(_ column: ColumnReport, allowList: AllowList, keyColumn: String = "Z_PK", colors: ReportPalette) -> String {
         var out = "  \(column.displayName) (\(column.column.name), \(column.column.declaredType.isEmpty ? "untyped" : column.column.declaredType))\n"
         if let attribute = column.attribute {
             var line = "    model: \(attribute.attributeType.xcodeName)"
@@ -86,28 +91,28 @@ enum StoreReportText {
             if let custom = attribute.customClassName { line += ", custom class \(custom)" }
             out += line + "\n"
         }
-        out += "    kinds: \(column.rowCount == 0 ? "no rows" : list(column.kindCounts.map { ($0.kind.label, $0.count) }))\n"
-        if !column.formats.isEmpty { out += "    formats: \(list(column.formatCounts))\n" }
+        out += "    kinds: \(column.rowCount == 0 ? "no rows" : CountText.list(column.kindCounts.map { ($0.kind.label, $0.count) }))\n"
+        if !column.formats.isEmpty { out += "    formats: \(CountText.list(column.formatCounts))\n" }
         let external = column.kinds[.externalReference] ?? 0
         if column.inlineFramed > 0 || external > 0 {
-            var line = "    Core Data external storage: \(number(column.inlineFramed)) inline (0x01 header), \(number(external)) in _EXTERNAL_DATA files (0x02 header)"
-            if column.missingExternalFiles > 0 { line += ", " + colors.bad("\(number(column.missingExternalFiles)) of them missing") }
+            var line = "    Core Data external storage: \(CountText.number(column.inlineFramed)) inline (0x01 header), \(CountText.number(external)) in _EXTERNAL_DATA files (0x02 header)"
+            if column.missingExternalFiles > 0 { line += ", " + colors.bad("\(CountText.number(column.missingExternalFiles)) of them missing") }
             out += line + "\n"
         }
-        if !column.classes.isEmpty { out += "    classes: \(list(column.classCounts))\n" }
+        if !column.classes.isEmpty { out += "    classes: \(CountText.list(column.classCounts))\n" }
         let typedStreams = column.kinds[.typedStream] ?? 0
         if typedStreams > 0 {
-            out += "    " + colors.bad("\(number(typedStreams)) NSArchiver typedstream\(typedStreams == 1 ? "" : "s")")
+            out += "    " + colors.bad("\(CountText.number(typedStreams)) NSArchiver typedstream\(typedStreams == 1 ? "" : "s")")
                 + ", which no secure unarchiver reads: migrate with --to archive (keyed archives of the same objects) or --to json\n"
         }
         if column.keyedArchiveCount > 0, let appTransformer = column.judgement.appTransformer {
             out += "    judged by the app's own transformer \(appTransformer), not here\n"
             if let flag = column.suggestedTransformerFlag { out += "    to judge it here: \(flag)\n" }
         } else if column.keyedArchiveCount + typedStreams > 0, let allowList = column.judgement.allowList {
-            let accepted = colors.good("\(number(column.accepted)) accepted")
-            let refused = column.refused > 0 ? colors.bad("\(number(column.refused)) refused") : "0 refused"
+            let accepted = colors.good("\(CountText.number(column.accepted)) accepted")
+            let refused = column.refused > 0 ? colors.bad("\(CountText.number(column.refused)) refused") : "0 refused"
             var line = "    allow-list (\(judgedBy(column.judgement, allowList: allowList))): \(accepted), \(refused)"
-            if !column.refusedClasses.isEmpty { line += " (\(list(column.refusedClassCounts)))" }
+            if !column.refusedClasses.isEmpty { line += " (\(CountText.list(column.refusedClassCounts)))" }
             out += line + "\n"
             if !column.suggestedAdditions.isEmpty {
                 out += "    accept with: \(column.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " "))\n"
@@ -145,7 +150,7 @@ enum StoreReportText {
         }
     }
 
-    static func render(_ result: MigrationResult, colors: Palette) -> String {
+    static func render(_ result: MigrationResult, colors: ReportPalette) -> String {
         var out = ""
         let file = (result.path as NSString).lastPathComponent
         let format = switch result.target {
@@ -168,22 +173,22 @@ enum StoreReportText {
             case .nothingToRename: "no class to rename"
             case .changedMeanwhile: "changed by another writer meanwhile"
             }
-            return "\(label) \(number(n))"
+            return "\(label) \(CountText.number(n))"
         }
         let verb = result.dryRun ? "would convert" : "converted"
-        var summary = "\(verb) \(number(result.converted)), skipped \(number(result.skippedCount))"
+        var summary = "\(verb) \(CountText.number(result.converted)), skipped \(CountText.number(result.skippedCount))"
         if !skipped.isEmpty { summary += " (\(skipped.joined(separator: ", ")))" }
-        let failed = "failed \(number(result.failedCount))"
+        let failed = "failed \(CountText.number(result.failedCount))"
         summary += ", " + (result.failedCount > 0 ? colors.bad(failed) : failed)
         let rate = result.elapsed > 0 ? Double(result.total) / result.elapsed : 0
-        summary += String(format: " of %@ in %.2f s (%@ rows/s, %d %@)", counted(result.total, "row"), result.elapsed,
-                          number(Int(rate)), result.batches, result.batches == 1 ? "batch" : "batches")
+        summary += String(format: " of %@ in %.2f s (%@ rows/s, %d %@)", CountText.counted(result.total, "row"), result.elapsed,
+                          CountText.number(Int(rate)), result.batches, result.batches == 1 ? "batch" : "batches")
         out += summary + "\n"
         if !result.failures.isEmpty {
             out += "rows left untouched:\n"
             out += grouped(result.failures, keyColumn: result.location.table.keyColumn)
             if result.failedCount > result.failures.count {
-                out += "  … and \(number(result.failedCount - result.failures.count)) more (listed rows are capped; see --format json)\n"
+                out += "  … and \(CountText.number(result.failedCount - result.failures.count)) more (listed rows are capped; see --format json)\n"
             }
         }
         if !result.suggestedAdditions.isEmpty {
@@ -218,7 +223,7 @@ extension StoreReportText {
         for message in order.prefix(groupsShown) {
             let all = keys[message] ?? []
             var list = all.prefix(keysShown).map(String.init).joined(separator: ", ")
-            if all.count > keysShown { list += " and \(number(all.count - keysShown)) more" }
+            if all.count > keysShown { list += " and \(CountText.number(all.count - keysShown)) more" }
             out += "  \(keyColumn) \(list): \(message)\n"
         }
         if order.count > groupsShown { out += "  … \(order.count - groupsShown) other reasons (see --format json)\n" }

@@ -1,37 +1,62 @@
 import ArchivePayload
 import Foundation
 import KeyedBlobs
-import PostgresTable
+import PropertyList
+
+extension PostgresScanReport {
+    /// The report as `archivist scan postgres://…` prints it for people: the kinds of values in
+    /// the column, their classes and the allow-list's verdicts.
+    ///
+    /// - Parameter usesColors: whether to color verdicts and notes (ANSI; for a terminal).
+    public func text(usesColors: Bool) -> String {
+        PostgresReportText.render(self, colors: ReportPalette(enabled: usesColors))
+    }
+}
+
+extension PostgresMigrationResult {
+    /// The summary `archivist migrate postgres://…` prints for people.
+    ///
+    /// - Parameter usesColors: whether to color failures (ANSI; for a terminal).
+    public func text(usesColors: Bool) -> String {
+        PostgresReportText.render(self, colors: ReportPalette(enabled: usesColors))
+    }
+}
+
+extension PostgresStatusReport {
+    /// The table `archivist migrate postgres://… --status` prints: each shard's rows and what
+    /// is left to convert.
+    ///
+    /// - Parameter usesColors: whether to color the closing line (ANSI; for a terminal).
+    public func text(usesColors: Bool) -> String {
+        PostgresReportText.render(self, colors: ReportPalette(enabled: usesColors))
+    }
+}
 
 /// The text forms of PostgreSQL scan reports, migration summaries and status tables.
 enum PostgresReportText {
-    static func number(_ n: Int) -> String { StoreReportText.number(n) }
-
-    static func list(_ pairs: [(name: String, count: Int)]) -> String { StoreReportText.list(pairs) }
-
     static func heading(_ source: String, _ location: PostgresTableLocation) -> String {
         "\(source): \(location.tableName).\(location.column.name) (\(location.column.typeName)), key \(location.key.name) (\(location.key.typeName))"
     }
 
-    static func render(_ report: PostgresScanReport, colors: Palette) -> String {
+    static func render(_ report: PostgresScanReport, colors: ReportPalette) -> String {
         let tally = report.tally
         var out = heading(report.source, report.location)
         if report.shard.count > 1 { out += ", shard \(report.shard)" }
-        out += ": \(number(tally.rowCount)) \(tally.rowCount == 1 ? "row" : "rows")\n"
-        out += "  kinds: \(list(tally.kindCounts.map { ($0.kind.label, $0.count) }))\n"
-        if !tally.formats.isEmpty { out += "  formats: \(list(tally.formatCounts))\n" }
-        if tally.inlineFramed > 0 { out += "  Core Data external storage: \(number(tally.inlineFramed)) inline (0x01 header)\n" }
-        if !tally.classes.isEmpty { out += "  classes: \(list(tally.classCounts))\n" }
+        out += ": \(CountText.number(tally.rowCount)) \(tally.rowCount == 1 ? "row" : "rows")\n"
+        out += "  kinds: \(CountText.list(tally.kindCounts.map { ($0.kind.label, $0.count) }))\n"
+        if !tally.formats.isEmpty { out += "  formats: \(CountText.list(tally.formatCounts))\n" }
+        if tally.inlineFramed > 0 { out += "  Core Data external storage: \(CountText.number(tally.inlineFramed)) inline (0x01 header)\n" }
+        if !tally.classes.isEmpty { out += "  classes: \(CountText.list(tally.classCounts))\n" }
         if tally.typedStreamCount > 0 {
-            out += "  " + colors.bad("\(number(tally.typedStreamCount)) NSArchiver typedstream\(tally.typedStreamCount == 1 ? "" : "s")")
+            out += "  " + colors.bad("\(CountText.number(tally.typedStreamCount)) NSArchiver typedstream\(tally.typedStreamCount == 1 ? "" : "s")")
                 + ", which no secure unarchiver reads: migrate with --to archive (keyed archives of the same objects) or --to json\n"
         }
         if tally.keyedArchiveCount + tally.typedStreamCount > 0 {
-            let accepted = colors.good("\(number(tally.accepted)) accepted")
-            let refused = tally.refused > 0 ? colors.bad("\(number(tally.refused)) refused") : "0 refused"
+            let accepted = colors.good("\(CountText.number(tally.accepted)) accepted")
+            let refused = tally.refused > 0 ? colors.bad("\(CountText.number(tally.refused)) refused") : "0 refused"
             let list = report.allowList == .transformerDefault ? "transformer defaults" : report.allowList.classes.joined(separator: ", ")
             var line = "  allow-list (\(list)): \(accepted), \(refused)"
-            if !tally.refusedClasses.isEmpty { line += " (\(self.list(tally.refusedClassCounts)))" }
+            if !tally.refusedClasses.isEmpty { line += " (\(CountText.list(tally.refusedClassCounts)))" }
             out += line + "\n"
             if !tally.suggestedAdditions.isEmpty {
                 out += "  accept with: \(tally.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " "))\n"
@@ -46,7 +71,7 @@ enum PostgresReportText {
         return out
     }
 
-    static func render(_ result: PostgresMigrationResult, colors: Palette) -> String {
+    static func render(_ result: PostgresMigrationResult, colors: ReportPalette) -> String {
         let tally = result.tally
         var out = heading(result.source, result.location)
         out += " → \(result.target.label)"
@@ -65,18 +90,18 @@ enum PostgresReportText {
             case .changedMeanwhile: "changed by another writer meanwhile"
             case .nothingToRename: "no class to rename"
             }
-            reasons.append("\(label) \(number(n))")
+            reasons.append("\(label) \(CountText.number(n))")
         }
         let verb = result.dryRun ? "would convert" : "converted"
-        var summary = "\(verb) \(number(tally.converted))"
-        if tally.copied > 0 { summary += ", \(result.dryRun ? "would copy" : "copied") \(number(tally.copied)) already \(result.target.label)" }
-        summary += ", skipped \(number(tally.skippedCount))"
+        var summary = "\(verb) \(CountText.number(tally.converted))"
+        if tally.copied > 0 { summary += ", \(result.dryRun ? "would copy" : "copied") \(CountText.number(tally.copied)) already \(result.target.label)" }
+        summary += ", skipped \(CountText.number(tally.skippedCount))"
         if !reasons.isEmpty { summary += " (\(reasons.joined(separator: ", ")))" }
-        let failed = "failed \(number(tally.failedCount))"
+        let failed = "failed \(CountText.number(tally.failedCount))"
         summary += ", " + (tally.failedCount > 0 ? colors.bad(failed) : failed)
         let rate = tally.elapsed > 0 ? Double(tally.rows) / tally.elapsed : 0
-        summary += String(format: " of %@ %@ in %.2f s (%@ rows/s, %d %@", number(tally.rows), tally.rows == 1 ? "row" : "rows", tally.elapsed,
-                          number(Int(rate)), tally.batches, tally.batches == 1 ? "batch" : "batches")
+        summary += String(format: " of %@ %@ in %.2f s (%@ rows/s, %d %@", CountText.number(tally.rows), tally.rows == 1 ? "row" : "rows", tally.elapsed,
+                          CountText.number(Int(rate)), tally.batches, tally.batches == 1 ? "batch" : "batches")
         if tally.retriedBatches > 0 { summary += ", \(tally.retriedBatches) retried for their locks" }
         if tally.pausedSeconds > 0 { summary += String(format: ", %.0f s paused for replication lag", tally.pausedSeconds) }
         out += summary + ")\n"
@@ -99,7 +124,7 @@ enum PostgresReportText {
             }
             if order.count > 20 { out += "  … \(order.count - 20) other reasons (see --format json)\n" }
             if tally.failedCount > tally.failures.count {
-                out += "  … and \(number(tally.failedCount - tally.failures.count)) more (listed rows are capped; see --format json)\n"
+                out += "  … and \(CountText.number(tally.failedCount - tally.failures.count)) more (listed rows are capped; see --format json)\n"
             }
         }
         if !tally.suggestedAdditions.isEmpty {
@@ -111,22 +136,22 @@ enum PostgresReportText {
     /// `1, 2, 3 and 7 more`.
     static func keys(_ keys: [String], total: Int, shown: Int = 8) -> String {
         var text = keys.prefix(shown).joined(separator: ", ")
-        if total > min(shown, keys.count) { text += " and \(number(total - min(shown, keys.count))) more" }
+        if total > min(shown, keys.count) { text += " and \(CountText.number(total - min(shown, keys.count))) more" }
         return text
     }
 
-    static func render(_ report: PostgresStatusReport, colors: Palette) -> String {
+    static func render(_ report: PostgresStatusReport, colors: ReportPalette) -> String {
         var out = heading(report.source, report.location) + " → \(report.target.label)"
         out += report.into.map { " into \($0.name)\n" } ?? " in place\n"
         let columns = ["shard", "rows", "to convert", "done", "NULL", "not convertible"]
         var rows: [[String]] = report.shards.map { shard in
-            [shard.shard.description, number(shard.rows), number(shard.toConvert), number(shard.dispositions[.done] ?? 0),
-             number(shard.dispositions[.null] ?? 0), number(shard.dispositions[.notConvertible] ?? 0)]
+            [shard.shard.description, CountText.number(shard.rows), CountText.number(shard.toConvert), CountText.number(shard.dispositions[.done] ?? 0),
+             CountText.number(shard.dispositions[.null] ?? 0), CountText.number(shard.dispositions[.notConvertible] ?? 0)]
         }
         if report.shards.count > 1 {
             func sum(_ d: ValueDisposition) -> Int { report.shards.reduce(0) { $0 + ($1.dispositions[d] ?? 0) } }
-            rows.append(["all", number(report.shards.reduce(0) { $0 + $1.rows }), number(report.toConvert), number(sum(.done)),
-                         number(sum(.null)), number(sum(.notConvertible))])
+            rows.append(["all", CountText.number(report.shards.reduce(0) { $0 + $1.rows }), CountText.number(report.toConvert), CountText.number(sum(.done)),
+                         CountText.number(sum(.null)), CountText.number(sum(.notConvertible))])
         }
         let widths = columns.indices.map { index in ([columns[index]] + rows.map { $0[index] }).map(\.count).max() ?? 0 }
         func line(_ cells: [String]) -> String {

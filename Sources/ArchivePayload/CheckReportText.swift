@@ -1,10 +1,19 @@
-import ArchivePayload
 import KeyedArchive
+import PropertyList
 
 /// `check`'s report for people.
-enum CheckReportText {
-    static func render(file: String, report: AllowListReport, objectCount count: Int, classCounts: [(name: String, count: Int)],
-                       colors: Palette) -> String {
+extension ArchiveCheck {
+    /// The report as `archivist check` prints it: accepted, or each refused object with its path
+    /// and the `--allow` flags and Swift override that would accept it.
+    ///
+    /// - Parameters:
+    ///   - file: the archive's name, as messages show it.
+    ///   - argument: the archive as a command names it, in the commands suggested for a
+    ///     typedstream (`-` for standard input).
+    ///   - usesColors: whether to color verdicts and warnings (ANSI; for a terminal).
+    public func text(file: String, argument: String, usesColors: Bool) -> String {
+        let colors = ReportPalette(enabled: usesColors)
+        let count = objectCount
         var out = ""
         let classes = classCounts.map(\.name).joined(separator: ", ")
         if let stream = report.typedStream {
@@ -15,7 +24,7 @@ enum CheckReportText {
                 let flags = report.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
                 out += "  as a keyed archive it would still need: \(flags)\n"
             }
-            let argument = Self.shellWord(file == InputFile(path: "-").displayName ? "-" : file)
+            let argument = Self.shellWord(argument)
             out += "  the way forward: archivist rewrite \(argument) --to keyed -o NEW (a keyed archive of the same objects, for NSKeyedUnarchiver),\n"
             out += "    archivist unarchive \(argument) --to json (its payload), or in a Core Data store: archivist migrate STORE --attribute Entity.attribute --to archive|json\n"
             for w in report.warnings where w.kind != .untrustedHierarchy && w.kind != .implicitPlistType {
