@@ -91,38 +91,39 @@ enum StoreReportText {
             if let custom = attribute.customClassName { line += ", custom class \(custom)" }
             out += line + "\n"
         }
-        out += "    kinds: \(column.rowCount == 0 ? "no rows" : CountText.list(column.kindCounts.map { ($0.kind.label, $0.count) }))\n"
-        if !column.formats.isEmpty { out += "    formats: \(CountText.list(column.formatCounts))\n" }
-        let external = column.kinds[.externalReference] ?? 0
-        if column.inlineFramed > 0 || external > 0 {
-            var line = "    Core Data external storage: \(CountText.number(column.inlineFramed)) inline (0x01 header), \(CountText.number(external)) in _EXTERNAL_DATA files (0x02 header)"
-            if column.missingExternalFiles > 0 { line += ", " + colors.bad("\(CountText.number(column.missingExternalFiles)) of them missing") }
+        let tally = column.tally
+        out += "    kinds: \(tally.rowCount == 0 ? "no rows" : CountText.list(tally.kindCounts.map { ($0.kind.label, $0.count) }))\n"
+        if !tally.formats.isEmpty { out += "    formats: \(CountText.list(tally.formatCounts))\n" }
+        let external = tally.kinds[.externalReference] ?? 0
+        if tally.inlineFramed > 0 || external > 0 {
+            var line = "    Core Data external storage: \(CountText.number(tally.inlineFramed)) inline (0x01 header), \(CountText.number(external)) in _EXTERNAL_DATA files (0x02 header)"
+            if tally.missingExternalFiles > 0 { line += ", " + colors.bad("\(CountText.number(tally.missingExternalFiles)) of them missing") }
             out += line + "\n"
         }
-        if !column.classes.isEmpty { out += "    classes: \(CountText.list(column.classCounts))\n" }
-        let typedStreams = column.kinds[.typedStream] ?? 0
+        if !tally.classes.isEmpty { out += "    classes: \(CountText.list(tally.classCounts))\n" }
+        let typedStreams = tally.kinds[.typedStream] ?? 0
         if typedStreams > 0 {
             out += "    " + colors.bad("\(CountText.number(typedStreams)) NSArchiver typedstream\(typedStreams == 1 ? "" : "s")")
                 + ", which no secure unarchiver reads: migrate with --to archive (keyed archives of the same objects) or --to json\n"
         }
-        if column.keyedArchiveCount > 0, let appTransformer = column.judgement.appTransformer {
+        if tally.keyedArchiveCount > 0, let appTransformer = column.judgement.appTransformer {
             out += "    judged by the app's own transformer \(appTransformer), not here\n"
             if let flag = column.suggestedTransformerFlag { out += "    to judge it here: \(flag)\n" }
-        } else if column.keyedArchiveCount + typedStreams > 0, let allowList = column.judgement.allowList {
-            let accepted = colors.good("\(CountText.number(column.accepted)) accepted")
-            let refused = column.refused > 0 ? colors.bad("\(CountText.number(column.refused)) refused") : "0 refused"
+        } else if tally.keyedArchiveCount + typedStreams > 0, let allowList = column.judgement.allowList {
+            let accepted = colors.good("\(CountText.number(tally.accepted)) accepted")
+            let refused = tally.refused > 0 ? colors.bad("\(CountText.number(tally.refused)) refused") : "0 refused"
             var line = "    allow-list (\(judgedBy(column.judgement, allowList: allowList))): \(accepted), \(refused)"
-            if !column.refusedClasses.isEmpty { line += " (\(CountText.list(column.refusedClassCounts)))" }
+            if !tally.refusedClasses.isEmpty { line += " (\(CountText.list(tally.refusedClassCounts)))" }
             out += line + "\n"
-            if !column.suggestedAdditions.isEmpty {
-                out += "    accept with: \(column.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " "))\n"
+            if !tally.suggestedAdditions.isEmpty {
+                out += "    accept with: \(tally.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " "))\n"
                 if let snippet = column.swiftSnippet {
                     out += snippet.split(separator: "\n").map { "      \($0)\n" }.joined()
                 }
             }
         }
-        for example in column.examples {
-            out += colors.dim("    \(keyColumn) \(example.primaryKey): \(example.message)") + "\n"
+        for example in tally.examples {
+            out += colors.dim("    \(keyColumn) \(example.key): \(example.message)") + "\n"
         }
         return out
     }
