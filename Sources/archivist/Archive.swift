@@ -1,4 +1,5 @@
 import ArchivePayload
+import ArchiveReports
 import ArgumentParser
 import Foundation
 import KeyedArchive
@@ -21,10 +22,6 @@ extension Archivist {
                 """
         )
 
-        enum Target: String, ExpressibleByArgument, CaseIterable {
-            case binary, xml
-        }
-
         @Argument(help: "The payload (JSON or any plist), or - for standard input.")
         var file: String
 
@@ -32,7 +29,7 @@ extension Archivist {
         var classes: ClassAssignmentOptions
 
         @Option(help: "The archive's format: binary (as NSKeyedArchiver writes) or xml.")
-        var to: Target = .binary
+        var to: OutputFormatArgument<ArchiveFormats> = .init(.binary)
 
         @Option(name: .shortAndLong, help: "Write here instead of standard output.")
         var output: String?

@@ -1,4 +1,5 @@
 import ArchivePayload
+import ArchiveReports
 import ArgumentParser
 import Foundation
 import KeyedArchive
@@ -28,7 +29,7 @@ extension Archivist {
         var allow: AllowListOptions
 
         @Option(help: "Output format: text, or json for machines.")
-        var format: ReportFormat = .text
+        var format: OutputFormatArgument<ReportFormats> = .init(.text)
 
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
@@ -49,13 +50,12 @@ extension Archivist {
                     let checked = try input.checkArchive(reading, with: checker)
                     if !checked.report.isAccepted { allAccepted = false }
                     // Only the report asked for is rendered.
-                    switch format {
-                    case .text:
+                    if format == .json {
+                        records.append(checked.jsonValue(file: input.displayName))
+                    } else {
                         // A typedstream's suggested commands name standard input as -.
                         let argument = input.displayName == InputFile(path: "-").displayName ? "-" : input.displayName
                         text += checked.text(file: input.displayName, argument: argument, usesColors: usesColors)
-                    case .json:
-                        records.append(checked.jsonValue(file: input.displayName))
                     }
                 } catch {
                     allAccepted = false
@@ -68,11 +68,10 @@ extension Archivist {
                 }
             }
             try reportingFailures { () throws(CommandFailure) in
-                switch format {
-                case .text:
+                if format == .json {
+                    try OutputFile(path: nil).write(try ReportJSON.data(.array(records), file: "the report"))
+                } else {
                     try OutputFile(path: nil).write(text)
-                case .json:
-                    try OutputFile(path: nil).write(try ReportFormat.jsonReport(.array(records), file: "the report"))
                 }
             }
             if !allAccepted { throw ExitCode(1) }

@@ -1,3 +1,4 @@
+import ArchiveReports
 import ArgumentParser
 import Foundation
 import PropertyList
@@ -20,7 +21,7 @@ extension Archivist {
         var file: String
 
         @Option(help: "The output format.")
-        var to: PropertyListOutputFormat
+        var to: OutputFormatArgument<DocumentFormats>
 
         @Option(name: .shortAndLong, help: "Write here instead of standard output (- is standard output).")
         var output: String?
@@ -38,14 +39,14 @@ extension Archivist {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
                 let destination = OutputFile(path: output)
-                try to.checkDestination(destination)
+                try to.format.checkDestination(destination)
                 // Binary to XML or binary is written as it is read, without a tree; anything that
                 // way does not take (an error included) is read and written below, which says why.
                 let bytes = try input.read(limit: reading.maximumInputSize)
-                if try to.transcode(bytes, from: inputFormat.from, options: reading.readOptions,
+                if try to.format.transcode(bytes, from: inputFormat.from, options: reading.readOptions,
                                     workerStackSize: reading.workerStackSize, to: destination) { return }
                 let (value, _) = try input.readPropertyList(bytes, reading, as: inputFormat.from)
-                let data = try to.write(value, json: json, sourceName: file, outputPath: output, file: input.displayName)
+                let data = try to.format.write(value, json: json, sourceName: file, outputPath: output, file: input.displayName)
                 try destination.write(data, endsLineOnTerminal: to == .json)
             }
         }

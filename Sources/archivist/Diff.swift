@@ -26,7 +26,7 @@ extension Archivist {
         var new: String
 
         @Option(help: "Output format: text, or json for one document listing the differences.")
-        var format: ReportFormat = .text
+        var format: OutputFormatArgument<ReportFormats> = .init(.text)
 
         @Flag(help: "Compare arrays as multisets of their elements (sets of scalars), not by index.")
         var arrayAsSet = false
@@ -54,18 +54,8 @@ extension Archivist {
                     report = PropertyListDiffReport(kind: "propertyList",
                                                     differences: PropertyListDiff(arraysAsSets: arrayAsSet).differences(from: a.plistValue, to: b.plistValue))
                 }
-                switch format {
-                case .text:
-                    try OutputFile(path: nil).write(Data(report.text(usesColors: Terminal.colorsEnabled()).utf8))
-                case .json:
-                    let data: Data
-                    do throws(PropertyListError) {
-                        data = try report.json()
-                    } catch {
-                        throw CommandFailure(file: new, message: "cannot write the report: \(error.description)")
-                    }
-                    try OutputFile(path: nil).write(data)
-                }
+                try ReportJSON.write(format, file: new, text: { report.text(usesColors: Terminal.colorsEnabled()) },
+                                     json: { () throws(PropertyListError) in try report.json() })
             } catch {
                 error.report()
                 throw ExitCode(2)

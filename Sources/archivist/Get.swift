@@ -1,3 +1,4 @@
+import ArchiveReports
 import ArgumentParser
 import Foundation
 import PropertyList
@@ -5,11 +6,6 @@ import PropertyList
 extension Archivist {
     /// `archivist get FILE KEYPATH`: one value out of a property list, like `plutil -extract`.
     struct Get: ParsableCommand {
-        /// What `get` writes the value as.
-        enum Format: String, ExpressibleByArgument, CaseIterable {
-            case raw, xml, binary, json
-        }
-
         static let configuration = CommandConfiguration(
             abstract: "Print the value at a keypath (like plutil -extract).",
             discussion: """
@@ -31,7 +27,7 @@ extension Archivist {
         var keyPath: String
 
         @Option(help: "How to write the value: raw (the default), xml, binary or json.")
-        var to: Format = .raw
+        var to: OutputFormatArgument<ValueFormats> = .init(.raw)
 
         @Option(help: ArgumentHelp("Fail unless the value is of this type.", valueName: "TYPE"))
         var expect: ValueTypeName?
@@ -62,15 +58,15 @@ extension Archivist {
                 }
                 let data: Data
                 do throws(PropertyListError) {
-                    switch to {
+                    switch to.format {
                     case .raw:
                         guard let text = value.rawText else {
                             throw PropertyListError(.unrepresentable, "raw output cannot show \(ValueTypeName(of: value).withArticle); use --to xml, binary or json")
                         }
                         data = Data((noNewline ? text : text + "\n").utf8)
-                    case .xml: data = try XMLPropertyListWriter().write(value)
-                    case .binary: data = BinaryPropertyListWriter().write(value)
-                    case .json: data = try json.writer.write(value)
+                    default:
+                        // xml, binary or json: a document of its own, as convert writes it.
+                        data = try to.format.write(value, json: json)
                     }
                 } catch {
                     throw CommandFailure(file: name, message: "cannot write the value at \(keyPath): \(error.description)")

@@ -23,15 +23,11 @@ extension Archivist {
                 """
         )
 
-        enum Format: String, ExpressibleByArgument, CaseIterable {
-            case text, json, dot, html
-        }
-
         @Argument(help: "The keyed archive to inspect, or - for standard input.")
         var file: String
 
         @Option(help: "Output format: text, json, dot or html.")
-        var format: Format = .text
+        var format: OutputFormatArgument<InspectFormats> = .init(.text)
 
         @Option(name: .shortAndLong, help: ArgumentHelp("Write to OUT instead of standard output.", valueName: "OUT"))
         var output: String?
@@ -57,51 +53,33 @@ extension Archivist {
                 let bytes = try input.read(limit: reading.maximumInputSize)
                 var options = reading.archiveReadOptions
                 if let top { options.topKey = top }
-                // JSON of a large archive is written from its object table, without decoding its
-                // objects, when the table describes them all (see `KeyedArchiveObjectTable`).
-                let table = format == .json ? KeyedArchiveObjectTable(data: bytes, options: options) : nil
-                if let table { ProcessLifetime.keep(table, as: "table") }
-                let archive = table == nil ? try input.decodeArchive(bytes, reading, topKey: top) : nil
-                let topKeys = table?.top.map(\.key) ?? archive?.top.map(\.key) ?? []
-                if let top, !topKeys.contains(top) {
-                    throw CommandFailure(file: input.displayName, message: "$top has no entry \"\(top)\" (it has: \(topKeys.joined(separator: ", ")))")
+                guard var inspection = KeyedArchiveInspection(format: format.format, readOptions: options) else { return }
+                inspection.expandsNested = expandNested
+                inspection.usesColors = output == nil && Terminal.colorsEnabled()
+                // Compact for pipes and files: a large archive's JSON is then a third of the
+                // indented, fully spelled form.
+                inspection.prettyPrinted = pretty || ((output ?? "-") == "-" && isatty(STDOUT_FILENO) == 1)
+                inspection.omitsDefaultMembers = !allMembers
+                inspection.title = input.displayName
+                var read: KeyedArchiveInspection.Read
+                do throws(KeyedArchiveError) {
+                    read = try inspection.read(bytes)
+                } catch {
+                    throw input.archiveFailure(error, data: bytes, reading)
                 }
-                /// The decoded archive, decoded now when only the table was read.
-                func decoded() throws(CommandFailure) -> KeyedArchive {
-                    if let archive { return archive }
-                    return try input.decodeArchive(bytes, reading, topKey: top)
+                defer { ProcessLifetime.keep(read) }
+                if let top, !read.topKeys.contains(top) {
+                    throw CommandFailure(file: input.displayName, message: "$top has no entry \"\(top)\" (it has: \(read.topKeys.joined(separator: ", ")))")
                 }
-                let nested = NestedPayloadOptions(expands: expandNested, readOptions: reading.archiveReadOptions)
                 // Streamed: the JSON of a large archive runs to 14 times its size.
                 try OutputFile(path: output).stream { (sink) throws(CommandFailure) in
-                    switch format {
-                    case .text:
-                        KeyedArchiveTreePrinter(usesColors: output == nil && Terminal.colorsEnabled(), nested: nested).write(try decoded()) { sink.write($0) }
-                    case .json:
-                        // Compact for pipes and files: a large archive's JSON is then a third of
-                        // the indented, fully spelled form.
-                        let exporter = KeyedArchiveJSONExporter(nested: nested, prettyPrinted: pretty || ((output ?? "-") == "-" && isatty(STDOUT_FILENO) == 1),
-                                                                omitsDefaultMembers: !allMembers)
-                        do throws(PropertyListError) {
-                            if let table, try exporter.write(table, to: { sink.write($0) }) { return }
-                        } catch {
-                            throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
-                        }
-                        let archive = try decoded()
-                        do throws(PropertyListError) {
-                            try exporter.write(archive) { sink.write($0) }
-                        } catch {
-                            throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
-                        }
-                    case .dot:
-                        KeyedArchiveDotExporter(nestedReadOptions: reading.readOptions).write(try decoded()) { sink.write($0) }
-                    case .html:
-                        let archive = try decoded()
-                        do throws(PropertyListError) {
-                            try KeyedArchiveHTMLPage(nested: NestedPayloadOptions(expands: false, readOptions: reading.archiveReadOptions))
-                                .write(archive, title: input.displayName) { sink.write($0) }
-                        } catch {
-                            throw CommandFailure(file: input.displayName, message: "cannot write the page: \(error.description)")
+                    do throws(KeyedArchiveInspection.Failure) {
+                        try inspection.write(&read) { sink.write($0) }
+                    } catch {
+                        switch error {
+                        case .decoding(let error): throw input.archiveFailure(error, data: bytes, reading)
+                        case .writing(let error):
+                            throw CommandFailure(file: input.displayName, message: "cannot write \(format == .html ? "the page" : "JSON"): \(error.description)")
                         }
                     }
                 }

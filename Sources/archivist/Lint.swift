@@ -1,3 +1,4 @@
+import ArchiveReports
 import ArgumentParser
 import Foundation
 import PropertyList
@@ -20,7 +21,7 @@ extension Archivist {
         var files: [String]
 
         @Option(help: "Output format: text, or json for one record per file.")
-        var format: ReportFormat = .text
+        var format: OutputFormatArgument<ReportFormats> = .init(.text)
 
         @Flag(name: .shortAndLong, help: "Print nothing for valid files.")
         var silent = false

@@ -79,14 +79,14 @@ extension Archivist {
         @Flag(help: "Do not back the store up first.")
         var noBackup = false
 
-        @Option(name: [.customLong("batch-size"), .customLong("batch")], help: "Rows per transaction (default: 5000 for a store, 2000 for PostgreSQL).")
+        @Option(name: [.customLong("batch-size"), .customLong("batch")], help: "Rows per transaction (default: \(MigrationOptions.defaultBatchSize) for a store, \(KeyedBlobMigrationOptions.defaultBatchSize) for PostgreSQL).")
         var batchSize: Int?
 
         @Option(help: ArgumentHelp("How long to wait for another process's lock on the store before giving up, nothing changed (default: 5).", valueName: "SECONDS"))
         var busyTimeout: Double?
 
         @Option(help: "Output format of the summary: text, or json for machines.")
-        var format: ReportFormat = .text
+        var format: OutputFormatArgument<ReportFormats> = .init(.text)
 
         @OptionGroup(title: "Payload")
         var mapping: PayloadMappingOptions
@@ -141,7 +141,7 @@ extension Archivist {
                 target: to.library, allowList: allow.allowList,
                 payloadOptions: mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth),
                 select: mapping.selectedPath, jsonOptions: json.options, readOptions: reading.archiveReadOptions,
-                dryRun: dryRun, backup: backupChoice, batchSize: batchSize ?? 5_000,
+                dryRun: dryRun, backup: backupChoice, batchSize: batchSize ?? MigrationOptions.defaultBatchSize,
                 workerStackSize: reading.workerStackSize, archiveClasses: classes.classes)
             options.busyTimeout = busyTimeout ?? StoreConnection.defaultBusyTimeout
             return options
@@ -169,12 +169,8 @@ extension Archivist {
                 }
                 bar.finish()
                 failed = result.hasFailures
-                switch format {
-                case .text:
-                    try OutputFile(path: nil).write(result.text(usesColors: Terminal.colorsEnabled()))
-                case .json:
-                    try OutputFile(path: nil).write(try ReportFormat.jsonReport(result.jsonValue, file: store))
-                }
+                try ReportJSON.write(format, file: store, wording: "cannot write the report as JSON", text: { result.text(usesColors: Terminal.colorsEnabled()) },
+                                     json: { () throws(PropertyListError) in try ReportJSON.data(result.jsonValue) })
             }
             if failed { throw ExitCode(1) }
         }

@@ -28,7 +28,7 @@ extension Archivist {
         var path: String
 
         @Option(help: "Output format: text, or json for machines.")
-        var format: ReportFormat = .text
+        var format: OutputFormatArgument<ReportFormats> = .init(.text)
 
         @Flag(help: "List the Transformable attributes Core Data warns about or refuses, with the transformer that fixes each; exit 1 when any is found.")
         var audit = false
@@ -116,18 +116,8 @@ extension Archivist {
                 }
                 failed = audit?.hasFindings ?? false
                 let report = ModelReport(file: path, model: loaded, audit: audit, rowsRead: rowsRead)
-                switch format {
-                case .text:
-                    try OutputFile(path: nil).write(Data(report.text(usesColors: Terminal.colorsEnabled()).utf8))
-                case .json:
-                    let data: Data
-                    do throws(PropertyListError) {
-                        data = try ReportFormat.jsonReport(report.jsonValue)
-                    } catch {
-                        throw CommandFailure(file: path, message: "cannot write the report: \(error.description)")
-                    }
-                    try OutputFile(path: nil).write(data)
-                }
+                try ReportJSON.write(format, file: path, text: { report.text(usesColors: Terminal.colorsEnabled()) },
+                                     json: { () throws(PropertyListError) in try ReportJSON.data(report.jsonValue) })
             }
             if failed { throw ExitCode(1) }
         }

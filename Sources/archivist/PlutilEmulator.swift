@@ -1,3 +1,4 @@
+import ArchiveReports
 import Foundation
 import PropertyList
 
@@ -317,7 +318,7 @@ struct PlutilEmulator {
         case .swift:
             return (try attempt { () throws(PropertyListError) in try PropertyListLiteralWriter(language: .swift, sourceName: path).write(value) }, nil)
         case .objc:
-            let imported = destination == "-" || options.output == "-" ? nil : PropertyListOutputFormat.headerName(for: destination)
+            let imported = destination == "-" || options.output == "-" ? nil : OutputFormat.headerName(for: destination)
             let writer = PropertyListLiteralWriter(language: .objc, sourceName: path, importedHeader: imported)
             return (try attempt { () throws(PropertyListError) in try writer.write(value) },
                     header ? try attempt { () throws(PropertyListError) in try writer.header(for: value) } : nil)

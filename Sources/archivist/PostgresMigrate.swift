@@ -27,13 +27,14 @@ extension Archivist.Migrate {
                     throw CommandFailure(file: url.redacted, message: error.description)
                 }
                 bar.finish()
-                try write(format == .json ? nil : report.text(usesColors: usesColors), json: report.jsonValue, source: url.redacted)
+                try ReportJSON.write(format, file: url.redacted, text: { report.text(usesColors: usesColors) },
+                                     json: { () throws(PropertyListError) in try ReportJSON.data(report.jsonValue) })
                 return
             }
             // Bad renames and classes are refused before the server is touched.
             var conversion = options.conversion
             conversion.classRenames = try renaming.parsed(file: url.redacted)
-            let engine = KeyedBlobMigrationOptions(conversion: conversion, dryRun: dryRun, batchSize: batchSize ?? 2_000,
+            let engine = KeyedBlobMigrationOptions(conversion: conversion, dryRun: dryRun, batchSize: batchSize ?? KeyedBlobMigrationOptions.defaultBatchSize,
                                                    workerStackSize: reading.workerStackSize, maximumRate: postgresFlags.maxRate,
                                                    pauseBetweenBatches: postgresFlags.pauseBetweenBatches?.seconds ?? 0)
             let migrator = PostgresMigrator(options: PostgresMigrationOptions(
@@ -51,20 +52,9 @@ extension Archivist.Migrate {
             }
             bar.finish()
             failed = result.hasFailures
-            try write(format == .json ? nil : result.text(usesColors: usesColors), json: result.jsonValue, source: url.redacted)
+            try ReportJSON.write(format, file: url.redacted, text: { result.text(usesColors: usesColors) },
+                                 json: { () throws(PropertyListError) in try ReportJSON.data(result.jsonValue) })
         }
         if failed { throw ExitCode(1) }
-    }
-
-    /// The report: `text` when given, else the JSON.
-    func write(_ text: String?, json: PropertyListValue, source: String) throws(CommandFailure) {
-        if let text { return try OutputFile(path: nil).write(Data(text.utf8)) }
-        let data: Data
-        do throws(PropertyListError) {
-            data = try ReportFormat.jsonReport(json)
-        } catch {
-            throw CommandFailure(file: source, message: "cannot write the report: \(error.description)")
-        }
-        try OutputFile(path: nil).write(data)
     }
 }

@@ -22,18 +22,8 @@ extension Archivist.Scan {
                 throw CommandFailure(file: url.redacted, message: error.description)
             }
             bar.finish()
-            switch format {
-            case .text:
-                try OutputFile(path: nil).write(Data(report.text(usesColors: Terminal.colorsEnabled()).utf8))
-            case .json:
-                let data: Data
-                do throws(PropertyListError) {
-                    data = try ReportFormat.jsonReport(report.jsonValue)
-                } catch {
-                    throw CommandFailure(file: url.redacted, message: "cannot write the report: \(error.description)")
-                }
-                try OutputFile(path: nil).write(data)
-            }
+            try ReportJSON.write(format, file: url.redacted, text: { report.text(usesColors: Terminal.colorsEnabled()) },
+                                 json: { () throws(PropertyListError) in try ReportJSON.data(report.jsonValue) })
         }
     }
 }

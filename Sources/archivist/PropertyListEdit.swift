@@ -1,3 +1,4 @@
+import ArchiveReports
 import Foundation
 import PropertyList
 
@@ -47,9 +48,9 @@ struct PropertyListEdit {
     /// The edited document in the output format: the file's own unless `--to` says otherwise.
     func encode(_ value: PropertyListValue, originalFormat: PropertyListFormat, jsonStyle: JSONStyleWriter, added: PropertyListValue?,
                 displayName: String) throws(CommandFailure) -> Data {
-        let format: EditOutputOptions.Format
+        let format: OutputFormat
         switch (output.to, originalFormat) {
-        case (let to?, _): format = to
+        case (let to?, _): format = to.format
         case (nil, .binary): format = .binary
         case (nil, .xml): format = .xml
         case (nil, .json): format = .json
@@ -62,7 +63,8 @@ struct PropertyListEdit {
                 return BinaryPropertyListWriter().write(value)
             case .xml:
                 return try XMLPropertyListWriter().write(value)
-            case .json:
+            default:
+                // JSON (`EditFormats` offers nothing else).
                 // JSON has no dates or data: a file that stays JSON refuses them rather than
                 // turn them into numbers and strings (plutil refuses them too).
                 if output.to == nil, let added, let kind = Self.firstNonJSONValue(in: added) {

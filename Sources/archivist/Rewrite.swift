@@ -1,3 +1,4 @@
+import ArchiveReports
 import ArgumentParser
 import Foundation
 import KeyedArchive
@@ -25,11 +26,6 @@ extension Archivist {
                 """
         )
 
-        enum Target: String, ExpressibleByArgument, CaseIterable {
-            /// `keyed`: a keyed archive in the input's format, binary for a typedstream.
-            case binary, xml, keyed
-        }
-
         @Argument(help: "The keyed archive, or - for standard input.")
         var file: String
 
@@ -37,7 +33,7 @@ extension Archivist {
         var renaming: ClassRenameOptions
 
         @Option(help: "The output format: binary, xml, or keyed (a typedstream as a keyed archive; default: the input's format, binary for a typedstream).")
-        var to: Target?
+        var to: OutputFormatArgument<RewriteFormats>?
 
         @Option(name: .shortAndLong, help: "Write here instead of standard output (it may be FILE itself).")
         var output: String?
@@ -53,10 +49,11 @@ extension Archivist {
                 let renamer = KeyedArchiveClassRenamer(renames: renames, readOptions: reading.readOptions)
                 let result: KeyedArchiveClassRenamer.Result
                 do throws(KeyedArchiveError) {
-                    let format: PropertyListFormat? = switch to {
+                    // `keyed`, or none: a keyed archive in the input's format, binary for a typedstream.
+                    let format: PropertyListFormat? = switch to?.format {
                     case .binary?: .binary
                     case .xml?: .xml
-                    case .keyed?, nil: nil
+                    default: nil
                     }
                     result = try renamer.rewrite(data, to: format)
                 } catch {

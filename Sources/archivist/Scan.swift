@@ -40,7 +40,7 @@ extension Archivist {
         var store: String
 
         @Option(help: "Output format: text, or json for machines.")
-        var format: ReportFormat = .text
+        var format: OutputFormatArgument<ReportFormats> = .init(.text)
 
         @OptionGroup(title: "Allowed classes")
         var allow: AllowListOptions
@@ -80,12 +80,8 @@ extension Archivist {
                 }
                 bar.finish()
                 if input != nil { report.path = displayName }
-                switch format {
-                case .text:
-                    try OutputFile(path: nil).write(report.text(usesColors: Terminal.colorsEnabled()))
-                case .json:
-                    try OutputFile(path: nil).write(try ReportFormat.jsonReport(report.jsonValue, file: store))
-                }
+                try ReportJSON.write(format, file: store, wording: "cannot write the report as JSON", text: { report.text(usesColors: Terminal.colorsEnabled()) },
+                                     json: { () throws(PropertyListError) in try ReportJSON.data(report.jsonValue) })
             }
         }
     }

@@ -1,3 +1,4 @@
+import ArchiveReports
 import ArgumentParser
 import Foundation
 import PropertyList
@@ -32,7 +33,7 @@ extension Archivist {
         var paths: [String]
 
         @Option(help: "Output format: text, jsonl, json or html (default: text on a terminal, jsonl otherwise).")
-        var format: SweepReportFormat?
+        var format: OutputFormatArgument<SweepFormats>?
 
         @Option(name: .shortAndLong, help: ArgumentHelp("Write the report to OUT instead of standard output.", valueName: "OUT"))
         var output: String?
@@ -64,7 +65,7 @@ extension Archivist {
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let destination = OutputFile(path: output)
-                let format = self.format ?? (destination.isTerminal ? .text : .jsonl)
+                let format = self.format?.format ?? (destination.isTerminal ? .text : .jsonl)
                 // CF's own nesting cap unless --max-depth says otherwise: nothing deeper comes
                 // from Apple's writers, and each level costs every worker stack.
                 let reading = self.reading.defaultingDepth(to: PropertyListReadOptions.default.maximumDepth)
@@ -74,7 +75,7 @@ extension Archivist {
                 options.capturesGraphs = format == .html
                 options.workerStackSize = reading.workerStackSize
                 let sweeper = Sweeper(options: options)
-                var writer = SweepReportWriter(format: format, title: "archivist sweep " + paths.joined(separator: " "))
+                guard var writer = SweepReportWriter(format: format, title: "archivist sweep " + paths.joined(separator: " ")) else { return }
                 var bar = ProgressBar(enabled: Terminal.progressEnabled())
                 let linesOnTerminal = destination.isTerminal
                 let summary = try destination.stream { (sink) throws(CommandFailure) -> SweepSummary in
@@ -119,5 +120,3 @@ extension Archivist {
         }
     }
 }
-
-extension SweepReportFormat: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import ArchivePayload
+import ArchiveReports
 import ArgumentParser
 import Foundation
 import KeyedArchive
@@ -26,7 +27,7 @@ extension Archivist {
         var file: String
 
         @Option(help: "The payload format.")
-        var to: PropertyListOutputFormat
+        var to: OutputFormatArgument<DocumentFormats>
 
         @Option(name: .shortAndLong, help: "Write here instead of standard output.")
         var output: String?
@@ -55,7 +56,7 @@ extension Archivist {
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
                 let input = InputFile(path: file)
-                try to.checkDestination(OutputFile(path: output))
+                try to.format.checkDestination(OutputFile(path: output))
                 let bytes = try input.read(limit: reading.maximumInputSize)
                 var options = mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth)
                 options.breaksCycles = breakCycles
@@ -81,7 +82,7 @@ extension Archivist {
                     } catch let error as PayloadError {
                         throw payloadFailure(error, file: input.displayName)
                     } catch let error as PropertyListError {
-                        throw to.failure(error, file: input.displayName)
+                        throw to.format.failure(error, file: input.displayName)
                     } catch {
                         throw CommandFailure(file: input.displayName, message: "\(error)")
                     }
@@ -102,7 +103,7 @@ extension Archivist {
                     throw CommandFailure(file: input.displayName, message: "the payload has nothing at \(mapping.selectedPath?.description ?? ".")")
                 }
                 ProcessLifetime.keep(payload, as: "payload")
-                let data = try to.write(payload, json: json, sourceName: file, outputPath: output, file: input.displayName)
+                let data = try to.format.write(payload, json: json, sourceName: file, outputPath: output, file: input.displayName)
                 try OutputFile(path: output).write(data, endsLineOnTerminal: to == .json)
             }
         }

@@ -1,11 +1,9 @@
-import ArgumentParser
+import ArchiveReports
 import Foundation
 import PropertyList
 
-/// The formats `convert` and `unarchive` write a value in.
-enum PropertyListOutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case xml, binary, json, swift, objc
-
+/// The documents `convert` and `unarchive` write a value as (`DocumentFormats`).
+extension OutputFormat {
     /// `value` in this format; JSON with `json`'s choices. Swift and Objective-C literals name
     /// their constant after `sourceName` (the input file), and an Objective-C file written to
     /// `outputPath` imports the header beside it, as plutil's do.
@@ -18,6 +16,8 @@ enum PropertyListOutputFormat: String, ExpressibleByArgument, CaseIterable {
         case .objc:
             try PropertyListLiteralWriter(language: .objc, sourceName: sourceName,
                                           importedHeader: outputPath.flatMap { $0 == "-" ? nil : Self.headerName(for: $0) }).write(value)
+        case .text, .jsonl, .dot, .html, .raw, .keyed:
+            throw PropertyListError(.unrepresentable, "\(rawValue) is a report's format, not a property list's")
         }
     }
 
