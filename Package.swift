@@ -88,6 +88,7 @@ let package = Package(
             dependencies: [
                 "CoreDataModel",
                 "KeyedBlobs",
+                "Codegen",
                 "ArchivePayload",
                 "KeyedArchive",
                 "PropertyList",

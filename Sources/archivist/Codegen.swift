@@ -112,95 +112,22 @@ extension Archivist {
                                    select: mapping.selectedPath, readOptions: reading.readOptions)
         }
 
-        /// What was read: the shape so far, the classes the archives need, and what was left out.
-        struct Collected {
-            var inferrer: PayloadShapeInferrer
-            /// The classes beyond the secure defaults, which the transformer adds to them.
-            var classes = RequiredClasses(beyond: .transformerDefault)
-            var archives = 0
-            var payloads: [StoredValueKind: Int] = [:]
-            var nulls = 0
-            /// Values left out, by kind, with the first key that showed it and why.
-            var leftOut: [StoredValueKind: (count: Int, first: String, reason: String)] = [:]
-
-            /// The first value too deep to type, and why.
-            var failure: (place: String, error: CodegenError)?
-
-            mutating func add(_ outcome: StoredPayloadExtractor.Outcome, at place: String) {
-                do throws(CodegenError) {
-                    switch outcome {
-                    case .archive(let payload, _), .payload(let payload, _): try inferrer.add(payload)
-                    case .null, .unusable: break
-                    }
-                } catch {
-                    if failure == nil { failure = (place, error) }
-                    return
-                }
-                switch outcome {
-                case .archive(_, let archive):
-                    classes.add(archive)
-                    archives += 1
-                case .payload(_, let kind):
-                    payloads[kind, default: 0] += 1
-                case .null:
-                    nulls += 1
-                case .unusable(let kind, let reason):
-                    leftOut[kind, default: (0, place, reason)].count += 1
-                }
-            }
-
-            /// Puts the key column's name before the row keys the places were given as.
-            mutating func nameRows(by keyColumn: String) {
-                if let failure { self.failure = ("\(keyColumn) \(failure.place)", failure.error) }
-                leftOut = leftOut.mapValues { ($0.count, "\(keyColumn) \($0.first)", $0.reason) }
-            }
-
-            /// `900 values: 890 keyed archives, 10 JSON; 100 NULL`.
-            var summary: String {
-                var parts: [String] = []
-                if archives > 0 { parts.append("\(archives) keyed archive\(archives == 1 ? "" : "s")") }
-                for (kind, count) in payloads.sorted(by: { $0.key < $1.key }) {
-                    parts.append("\(count) \(kind.label)\(kind == .propertyList && count != 1 ? "s" : "")")
-                }
-                var text = "\(inferrer.valueCount) value\(inferrer.valueCount == 1 ? "" : "s")"
-                if !parts.isEmpty { text += " (" + parts.joined(separator: ", ") + ")" }
-                if nulls > 0 { text += ", \(nulls) NULL" }
-                let left = leftOut.values.reduce(0) { $0 + $1.count }
-                if left > 0 { text += ", \(left) left out" }
-                return text
-            }
-        }
-
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
-                var collected = Collected(inferrer: PayloadShapeInferrer(encoding: encoding))
-                var name: String
-                var header: [String]
-                var modelAttribute: AttributeDescription?
-                var attributeName: String?
-                var given = TransformerAllowLists()
+                var generation = PayloadCodegen(typeName: typeName, numberTypes: numberTypes.library, encoding: encoding, writesTransformer: !noTransformer)
+                let code: String
                 if let attribute {
                     let store = inputs[0]
-                    given = try model.transformerLists()
+                    generation.transformers = try model.transformerLists()
                     let reader = AttributeValueReader(readOptions: reading.archiveReadOptions, model: model.choice,
                                                       workerStackSize: reading.workerStackSize)
-                    let extractor = self.extractor
+                    let collected: PayloadCollection
                     let location: AttributeLocation
                     do throws(StoreError) {
-                        location = try reader.read(path: store, attribute: attribute) { key, value in
-                            collected.add(extractor.extract(value), at: String(key))
-                        }
+                        (collected, location) = try reader.collectPayloads(path: store, attribute: attribute, extractor: extractor, encoding: encoding)
                     } catch {
                         throw CommandFailure(file: store, message: Diagnosis.storeFailure(error.description, path: store))
                     }
-                    // Rows are named by the table's own key: Z_PK 2 in a Core Data store, id 2 in a plain table.
-                    let table = location.table
-                    collected.nameRows(by: table.hasRowID || table.keyColumn != "rowid" ? table.keyColumn : "row")
-                    modelAttribute = location.attribute
-                    attributeName = location.attributeName
-                    name = typeName ?? Self.defaultTypeName(attribute: attribute, location: location)
-                    header = ["Generated by `archivist codegen` from \(Self.source(attribute: attribute, location: location)) in \(URL(fileURLWithPath: store).lastPathComponent):"]
-                    if let described = location.attribute { header.append("In the model: \(Self.modelLine(described)).") }
                     if let failure = collected.failure {
                         throw CommandFailure(file: store, message: "\(failure.error.message) at \(failure.place)")
                     }
@@ -208,7 +135,11 @@ extension Archivist {
                     guard collected.inferrer.valueCount > 0 else {
                         throw CommandFailure(file: store, message: "\(location.attributeName ?? attribute) holds no value to infer a type from (\(collected.summary))")
                     }
+                    code = try generated { () throws(CodegenError) in
+                        try generation.source(for: collected, attribute: attribute, location: location, storeName: store)
+                    }
                 } else {
+                    var collected = PayloadCollection(encoding: encoding)
                     let classifier = StoredValueClassifier(readOptions: reading.archiveReadOptions)
                     let extractor = self.extractor
                     for path in inputs {
@@ -224,54 +155,23 @@ extension Archivist {
                             throw CommandFailure(file: failure.place, message: failure.error.message)
                         }
                     }
-                    name = typeName ?? "Payload"
-                    header = ["Generated by `archivist codegen` from \(inputs.count == 1 ? InputFile(path: inputs[0]).displayName : "\(inputs.count) files"):"]
-                }
-                header.append("\(collected.summary).")
-                var generator = SwiftCodeGenerator(typeName: name, numberTypes: numberTypes.library, encoding: encoding)
-                if !noTransformer, collected.archives > 0 {
-                    func plan() -> TransitionTransformer {
-                        TransitionTransformer(attribute: modelAttribute, attributeName: attributeName, className: name + "Transformer",
-                                              needed: collected.classes.classes, given: given)
-                    }
-                    var transformer = plan()
-                    if case .subclass(_, _, let added, _) = transformer, added.map(TransformerFix.swiftTypeName).contains(name) {
-                        // The app keeps the archived class for the transformer: the new type needs another name.
-                        guard typeName == nil else {
-                            throw CommandFailure(file: InputFile(path: inputs[0]).displayName, message: "--type-name \(name) is the name of an archived class the transformer still allows; choose another name, or leave the transformer out with --no-transformer")
-                        }
-                        name += "Payload"
-                        generator.typeName = name
-                        transformer = plan()
-                    }
-                    switch transformer {
-                    case .subclass(let className, let registeredName, let added, let note):
-                        generator.transformer = .init(className: className, registeredName: registeredName, classes: added, documentation: [note])
-                    case .secureDefaultsSuffice, .notTransformable:
-                        if let note = transformer.note { header.append(note) }
+                    code = try generated { () throws(CodegenError) in
+                        try generation.source(for: collected, files: inputs.map { InputFile(path: $0).displayName })
                     }
                 }
-                generator.header = header
-                let code = generator.source(for: collected.inferrer.shape)
                 try OutputFile(path: output).write(Data(code.utf8))
             }
         }
 
-        /// `Group.darkColor (ZGROUP.ZDARKCOLOR)` as the model names it; without a model, the
-        /// attribute as the user spelled it.
-        static func source(attribute: String, location: AttributeLocation) -> String {
-            let typedColumn = attribute.caseInsensitiveCompare("\(location.table.name).\(location.column.name)") == .orderedSame
-            return location.attributeName != nil || typedColumn ? location.description : "\(attribute) (\(location.table.name).\(location.column.name))"
-        }
-
-        /// `Transformable, transformer UIColorValueTransformer, custom class UIColor`.
-        static func modelLine(_ attribute: AttributeDescription) -> String {
-            var line = attribute.attributeType.xcodeName
-            if attribute.attributeType == .transformable {
-                line += ", transformer \(attribute.valueTransformerName ?? "none (Core Data's insecure NSKeyedUnarchiveFromData)")"
+        /// The generated file, or the failure of a --type-name the transformer's classes take.
+        func generated(_ source: () throws(CodegenError) -> String) throws(CommandFailure) -> String {
+            do {
+                return try source()
+            } catch {
+                guard error.code == .typeNameTaken else { throw CommandFailure(file: InputFile(path: inputs[0]).displayName, message: error.message) }
+                // The app keeps the archived class for the transformer: the type needs another name.
+                throw CommandFailure(file: InputFile(path: inputs[0]).displayName, message: "--type-name \(typeName ?? "") is the name of an archived class the transformer still allows; choose another name, or leave the transformer out with --no-transformer")
             }
-            if let custom = attribute.customClassName { line += ", custom class \(custom)" }
-            return line
         }
 
         /// A FILE that holds nothing to decode, named by the sniffer: an empty file, a JPEG, a
@@ -286,36 +186,11 @@ extension Archivist {
         }
 
         /// One line on standard error per reason values were left out.
-        func reportLeftOut(_ collected: Collected, file: String) {
+        func reportLeftOut(_ collected: PayloadCollection, file: String) {
             for (_, entry) in collected.leftOut.sorted(by: { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }) {
                 let line = "archivist: \(file): \(entry.count) value\(entry.count == 1 ? " is" : "s are") left out, such as \(entry.first): \(entry.reason)\n"
                 StandardError.write(line)
             }
-        }
-
-        /// `Group.darkColor` → `GroupDarkColor`: the entity and the attribute as the model names
-        /// them; without a model, the entity as the store names it and the attribute as the user
-        /// spelled it (`ZBOWTIE.ZTINTCOLOR` → `BowTieTintcolor`, all a store without its model
-        /// can tell).
-        static func defaultTypeName(attribute: String, location: AttributeLocation) -> String {
-            let typed = attribute.split(separator: ".", maxSplits: 1).map(String.init)
-            var parts: [String]
-            if let modelName = location.attributeName {
-                parts = modelName.split(separator: ".", maxSplits: 1).map(String.init)
-            } else if let entity = location.entity {
-                let attributePart = typed.count == 2 && typed[1].caseInsensitiveCompare(location.column.name) != .orderedSame
-                    ? typed[1] : StoreSchema.attributeName(ofColumn: location.column.name)
-                parts = [entity.name, attributePart]
-            } else {
-                parts = typed
-            }
-            let name = parts.map { part -> String in
-                let words = part.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
-                return words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
-            }.joined()
-            guard let first = name.unicodeScalars.first, first.properties.isAlphabetic,
-                  SwiftCodeGenerator.isValidTypeName(name) else { return "Payload" }
-            return name
         }
     }
 }
