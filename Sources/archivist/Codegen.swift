@@ -97,14 +97,7 @@ extension Archivist {
         }
 
         var encoding: PayloadEncoding {
-            let dates: JSONWriteOptions.DateEncodingStrategy = switch dateStrategy {
-            case .deferredToDate: .deferredToDate
-            case .secondsSince1970: .secondsSince1970
-            case .millisecondsSince1970: .millisecondsSince1970
-            case .iso8601: .iso8601
-            }
-            return PayloadEncoding(format: to == .json ? .json : .propertyList, dateStrategy: dates,
-                                   dataStrategy: dataStrategy == .base64 ? .base64 : .deferredToData)
+            PayloadEncoding(format: to == .json ? .json : .propertyList, dateStrategy: dateStrategy.library, dataStrategy: dataStrategy.library)
         }
 
         var extractor: StoredPayloadExtractor {

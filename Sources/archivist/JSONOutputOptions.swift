@@ -5,10 +5,21 @@ import PropertyList
 struct JSONOutputOptions: ParsableArguments {
     enum DateStrategy: String, ExpressibleByArgument, CaseIterable {
         case deferredToDate, secondsSince1970, millisecondsSince1970, iso8601
+
+        var library: JSONWriteOptions.DateEncodingStrategy {
+            switch self {
+            case .deferredToDate: .deferredToDate
+            case .secondsSince1970: .secondsSince1970
+            case .millisecondsSince1970: .millisecondsSince1970
+            case .iso8601: .iso8601
+            }
+        }
     }
 
     enum DataStrategy: String, ExpressibleByArgument, CaseIterable {
         case base64, deferredToData
+
+        var library: JSONWriteOptions.DataEncodingStrategy { self == .base64 ? .base64 : .deferredToData }
     }
 
     @Option(help: "How dates are written: deferredToDate (seconds since 2001, JSONEncoder's default), secondsSince1970, millisecondsSince1970 or iso8601.")
@@ -37,13 +48,8 @@ struct JSONOutputOptions: ParsableArguments {
 
     var options: JSONWriteOptions {
         var o = JSONWriteOptions()
-        o.dateEncodingStrategy = switch dateStrategy {
-        case .deferredToDate: .deferredToDate
-        case .secondsSince1970: .secondsSince1970
-        case .millisecondsSince1970: .millisecondsSince1970
-        case .iso8601: .iso8601
-        }
-        o.dataEncodingStrategy = dataStrategy == .base64 ? .base64 : .deferredToData
+        o.dateEncodingStrategy = dateStrategy.library
+        o.dataEncodingStrategy = dataStrategy.library
         if let nonConformingFloats {
             let parts = nonConformingFloats.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             if parts.count == 3 {

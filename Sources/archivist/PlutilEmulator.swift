@@ -291,7 +291,7 @@ struct PlutilEmulator {
 
     func encode(_ value: PropertyListValue, as format: PlutilFormat, from path: String, options: PlutilOptions, keyPath: String?,
                 destination: String = "-", header: Bool = false) throws(FileFailure) -> (main: Data, header: Data?) {
-        if Self.hasNonStringKey(value) {
+        if value.hasNonStringKey {
             throw FileFailure(message: "Dictionaries are required to have string keys in property lists")
         }
         func attempt<T>(_ body: () throws(PropertyListError) -> T) throws(FileFailure) -> T {
@@ -305,14 +305,15 @@ struct PlutilEmulator {
         case .xml1: return (try attempt { () throws(PropertyListError) in try XMLPropertyListWriter().write(value) }, nil)
         case .binary1: return (BinaryPropertyListWriter().write(value), nil)
         case .json:
-            guard value.isCollection, !Self.isSet(value), Self.isJSONCompatible(value) else {
+            // A set is a collection JSON has no form for.
+            guard value.isCollection, value.isJSONCompatible else {
                 throw FileFailure(message: "Invalid object in plist for JSON format")
             }
             var json = JSONWriteOptions()
             var written = value
             if options.readable {
                 json.outputFormatting.insert(.prettyPrinted)
-                written = Self.sortingKeys(value)
+                written = value.sortedByPlutilKeyOrder
             }
             return (try attempt { () throws(PropertyListError) in try JSONPropertyListWriter(options: json).write(written) }, nil)
         case .swift:
@@ -484,40 +485,6 @@ struct PlutilEmulator {
             let index = error.keyPath.components[min(error.failedAt, error.keyPath.components.count - 1)]
             return "Index \(index) out of bounds in array at key path \(path)"
         case .notAContainer, .rootNotEditable: return last ? "Unable to insert value at key path \(path)" : "Key path not found \(path)"
-        }
-    }
-
-    static func isSet(_ value: PropertyListValue) -> Bool {
-        if case .set = value { return true }
-        return false
-    }
-
-    static func hasNonStringKey(_ value: PropertyListValue) -> Bool {
-        switch value {
-        case .dictionary(let d): return d.keys.contains { $0.stringValue == nil } || d.values.contains(where: hasNonStringKey)
-        case .array(let a), .set(let a): return a.contains(where: hasNonStringKey)
-        default: return false
-        }
-    }
-
-    /// What JSONSerialization can write: strings, numbers, bools, arrays and string-keyed dictionaries.
-    static func isJSONCompatible(_ value: PropertyListValue) -> Bool {
-        switch value {
-        case .string, .integer, .real, .bool: return true
-        case .array(let a): return a.allSatisfy(isJSONCompatible)
-        case .dictionary(let d): return d.values.allSatisfy(isJSONCompatible)
-        default: return false
-        }
-    }
-
-    /// Every dictionary's entries in plutil's key order, as `-r` writes JSON.
-    static func sortingKeys(_ value: PropertyListValue) -> PropertyListValue {
-        switch value {
-        case .array(let a): return .array(a.map(sortingKeys))
-        case .dictionary(let d):
-            let entries = zip(d.keys, d.values).sorted { PropertyListKeyOrder.plutil($0.0.stringValue ?? "", $1.0.stringValue ?? "") }
-            return .dictionary(PropertyListDictionary(entries.map { ($0.0, sortingKeys($0.1)) }))
-        default: return value
         }
     }
 }

@@ -67,7 +67,7 @@ struct PropertyListEdit {
                 // JSON (`EditFormats` offers nothing else).
                 // JSON has no dates or data: a file that stays JSON refuses them rather than
                 // turn them into numbers and strings (plutil refuses them too).
-                if output.to == nil, let added, let kind = Self.firstNonJSONValue(in: added) {
+                if output.to == nil, let added, let kind = added.firstNonJSONKind {
                     throw PropertyListError(.unrepresentable, "a JSON document cannot hold \(kind); write another format with --to")
                 }
                 return try jsonStyle.write(value)
@@ -98,20 +98,6 @@ struct PropertyListEdit {
             var data = try JSONPropertyListWriter(options: options).write(value)
             if endsWithLineBreak { data.append(0x0A) }
             return data
-        }
-    }
-
-    /// The first kind of value in `value` that JSON has no type for, or nil.
-    static func firstNonJSONValue(in value: PropertyListValue) -> String? {
-        switch value {
-        case .date: return "a date"
-        case .data: return "data"
-        case .uid: return "a UID"
-        case .set: return "a set"
-        case .null: return "a null"
-        case .array(let a): return a.lazy.compactMap(firstNonJSONValue).first
-        case .dictionary(let d): return d.values.lazy.compactMap(firstNonJSONValue).first
-        default: return nil
         }
     }
 }

@@ -85,7 +85,7 @@ extension Archivist {
                         // an extraction is not read for nobody.
                         let summary = try sweeper.sweep(paths, progress: bar.enabled ? { progress in
                             bar.draw(fraction: progress.totalBytes > 0 ? Double(progress.bytes) / Double(progress.totalBytes) : 0,
-                                     detail: Self.progressDetail(progress), done: false)
+                                     detail: progress.detail, done: false)
                         } : nil, shouldStop: { sink.hasStopped }, emit: { item in
                             // Lines on the terminal the bar is drawn on: clear it first.
                             if linesOnTerminal { bar.finish() }
@@ -105,18 +105,6 @@ extension Archivist {
                     StandardError.write("\(summary.items) items (\(summary.errors) unreadable) in \(summary.examined) files and members; report written to \(output ?? "")\n")
                 }
             }
-        }
-
-        /// `1,234 items  56 MB / 1.2 GB  40 MB/s  ETA 12 s`
-        static func progressDetail(_ progress: SweepProgress) -> String {
-            var text = "\(CountText.number(progress.examined)) files  \(CountText.number(progress.items)) items  "
-                + "\(megabytes(progress.bytes)) / \(megabytes(progress.totalBytes))  \(megabytes(Int64(progress.bytesPerSecond)))/s"
-            if let left = progress.estimatedSecondsLeft { text += String(format: "  ETA %.0f s", left.rounded(.up)) }
-            return text
-        }
-
-        static func megabytes(_ bytes: Int64) -> String {
-            bytes >= 10_000_000_000 ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.1f MB", Double(bytes) / 1e6)
         }
     }
 }
