@@ -1,4 +1,6 @@
 import Foundation
+import PropertyList
+import SystemInterface
 
 /// Where a verb writes: a path given with -o, or standard output for none or -.
 ///
@@ -47,7 +49,7 @@ struct OutputFile {
     /// - Throws: `body`'s failure, or `cannot write OUTPUT: REASON`.
     @discardableResult
     func stream<T>(_ body: (OutputSink) throws(CommandFailure) -> T) throws(CommandFailure) -> T {
-        let sink = try OutputSink(self)
+        let sink = try open()
         let result: T
         do {
             result = try body(sink)
@@ -55,8 +57,44 @@ struct OutputFile {
             sink.abandon()
             throw error
         }
-        try sink.commit()
+        try commit(sink)
         return result
+    }
+
+    /// Opens the output (`OutputSink`), a failure in our words.
+    func open() throws(CommandFailure) -> OutputSink {
+        do {
+            return try OutputSink(path: isStandardOutput ? nil : path)
+        } catch {
+            let path = self.path ?? "-"
+            switch error {
+            case .noFolderNamed:
+                // `-o reports/` names a folder that is not there: say so, rather than what
+                // rename(2) would say after the whole output was written beside it.
+                throw CommandFailure(message: "cannot write \(path): the folder \(path) does not exist (give a file name to write)")
+            case .destinationIsFolder: throw CommandFailure(message: "cannot write \(path): it is a folder")
+            case .noFolder(let folder): throw CommandFailure(message: "cannot write \(path): the folder \(folder) does not exist")
+            case .temporaryFile(let error):
+                throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(error.code)) (a file is written beside its destination, then renamed)")
+            case .system(let error): throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(error.code))")
+            }
+        }
+    }
+
+    /// Finishes the output `open()` gave: standard output flushed, a file synced and renamed
+    /// into place.
+    ///
+    /// - Throws: `cannot write OUTPUT: REASON`; a file destination is then as it was.
+    func commit(_ sink: OutputSink) throws(CommandFailure) {
+        do {
+            try sink.commit()
+        } catch {
+            let code = switch error {
+            case .system(let error), .temporaryFile(let error): error.code
+            case .noFolderNamed, .destinationIsFolder, .noFolder: EIO
+            }
+            throw CommandFailure(message: "cannot write \(name): \(SystemError.reason(code))")
+        }
     }
 
     /// Refuses to put a binary property list on a terminal, where it is unreadable and can
@@ -66,3 +104,7 @@ struct OutputFile {
         throw CommandFailure(message: "refusing to write \(what) to a terminal; give -o FILE, or -o - to write it here anyway")
     }
 }
+
+/// A file beside its destination takes positioned writes (`write(_:at:)`); any other output
+/// fails on the first.
+extension OutputSink: PositionedOutput {}

@@ -31,7 +31,7 @@ extension OutputFormat {
                    to destination: OutputFile) throws(CommandFailure) -> Bool {
         guard (format ?? PropertyListFormat.detect(data)) == .binary, self == .xml || self == .binary else { return false }
         let converter = BinaryPropertyListConverter(options: options, workerStackSize: workerStackSize)
-        let sink = try OutputSink(destination)
+        let sink = try destination.open()
         let done: Bool
         if sink.isTemporaryFile {
             // A file beside its destination, which abandoning leaves as if never written:
@@ -47,7 +47,7 @@ extension OutputFormat {
             sink.abandon()
             return false
         }
-        try sink.commit()
+        try destination.commit(sink)
         return true
     }
 

@@ -1,16 +1,14 @@
 import Foundation
-import PropertyList
-import SystemInterface
 
-/// An open `OutputFile`: standard output, a file being written beside its destination, or a
-/// device or pipe named with -o.
+/// An open output: standard output, a file being written beside its destination (atomic and
+/// durable: synced, then renamed over it, keeping the permission mode of the file it replaces),
+/// or a device or pipe named as the destination. The CLI's `OutputFile` opens one.
 ///
 /// Writes never throw, so streaming printers can hand it their pieces through a plain closure;
 /// the first failure is kept, later writes are dropped, and `commit()` reports it. A closed pipe
 /// (EPIPE, the reader went away, as with `| head`) is not a failure: the rest of the output is
 /// dropped quietly and the verb ends with its own status, as Unix tools do.
-final class OutputSink {
-    private let output: OutputFile
+package final class OutputSink {
     private let fd: Int32
     /// Where a file is being written before it is renamed to `destination`; nil when writing
     /// straight to standard output, a device or a pipe.
@@ -21,7 +19,7 @@ final class OutputSink {
     /// The first write error, reported by `commit()`.
     private var failure: Int32?
     /// The reader closed the pipe: everything else is dropped.
-    private(set) var readerWentAway = false
+    package private(set) var readerWentAway = false
     private var finished = false
     /// For a file: how far it has been written, and from where its pages have not yet been
     /// handed to the disk (see `startWriteback`).
@@ -32,10 +30,24 @@ final class OutputSink {
     /// Whether a thread to start it was looked for: once is enough.
     private var triedBackgroundSync = false
 
-    init(_ output: OutputFile) throws(CommandFailure) {
-        self.output = output
+    /// Why an output could not be opened or finished.
+    package enum Failure: Error, Sendable {
+        /// The destination ends with `/` and names no folder.
+        case noFolderNamed
+        /// The destination is a folder.
+        case destinationIsFolder
+        /// The folder the file would be written in does not exist.
+        case noFolder(String)
+        /// The file beside the destination could not be made.
+        case temporaryFile(SystemCallError)
+        /// A call failed: opening, writing, syncing, renaming.
+        case system(SystemCallError)
+    }
+
+    /// Opens `path` for writing: standard output when nil.
+    package init(path: String?) throws(Failure) {
         buffer.reserveCapacity(bufferSize)
-        guard let path = output.path, !output.isStandardOutput else {
+        guard let path else {
             fd = STDOUT_FILENO
             temporaryPath = nil
             destination = nil
@@ -46,24 +58,24 @@ final class OutputSink {
         if path.hasSuffix("/"), stat(target, &existing) != 0 {
             // `-o reports/` names a folder that is not there: say so, rather than what rename(2)
             // would say after the whole output was written beside it.
-            throw CommandFailure(message: "cannot write \(path): the folder \(path) does not exist (give a file name to write)")
+            throw .noFolderNamed
         }
         let exists = stat(target, &existing) == 0
         if exists, existing.st_mode & S_IFMT == S_IFDIR {
-            throw CommandFailure(message: "cannot write \(path): it is a folder")
+            throw .destinationIsFolder
         }
         if exists, existing.st_mode & S_IFMT != S_IFREG {
             // A device, a FIFO or a socket (/dev/stdout, /dev/null, a named pipe): it cannot be
             // replaced by renaming, and must not be; write into it.
             let opened = open(target, O_WRONLY | O_CLOEXEC)
-            guard opened >= 0 else { throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(errno))") }
+            guard opened >= 0 else { throw .system(.last) }
             fd = opened
             temporaryPath = nil
             destination = nil
             return
         }
         if exists, access(target, W_OK) != 0 {
-            throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(errno))")
+            throw .system(.last)
         }
         let folder = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
@@ -74,9 +86,9 @@ final class OutputSink {
         case .failure(let error):
             var folderInfo = stat()
             if error.code == ENOENT || stat(folder.isEmpty ? "." : folder, &folderInfo) != 0 {
-                throw CommandFailure(message: "cannot write \(path): the folder \(folder.isEmpty ? "." : folder) does not exist")
+                throw .noFolder(folder.isEmpty ? "." : folder)
             }
-            throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(error.code)) (a file is written beside its destination, then renamed)")
+            throw .temporaryFile(error)
         }
         fd = opened.fd
         temporaryPath = opened.path
@@ -111,15 +123,15 @@ final class OutputSink {
 
     /// Whether the output is a file written beside its destination: one that `abandon()` leaves
     /// as if nothing had been written, so a writer may stream into it and still give up.
-    var isTemporaryFile: Bool { temporaryPath != nil }
+    package var isTemporaryFile: Bool { temporaryPath != nil }
 
     /// Whether nothing more can be written: a write failed, or the reader of the pipe went away.
     /// Verbs that produce output for a long time stop when it turns true.
-    var hasStopped: Bool { failure != nil || readerWentAway }
+    package var hasStopped: Bool { failure != nil || readerWentAway }
 
     // MARK: Writing
 
-    func write(_ bytes: UnsafeRawBufferPointer) {
+    package func write(_ bytes: UnsafeRawBufferPointer) {
         guard failure == nil, !readerWentAway, bytes.count > 0 else { return }
         if buffer.count + bytes.count <= bufferSize {
             buffer.append(contentsOf: bytes)
@@ -133,17 +145,17 @@ final class OutputSink {
         }
     }
 
-    func write(_ data: Data) {
+    package func write(_ data: Data) {
         data.withUnsafeBytes { write($0) }
     }
 
-    func write(_ text: String) {
+    package func write(_ text: String) {
         var text = text
         text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
     /// Hands the buffered bytes to the system now (`lint` does after each file).
-    func flush() {
+    package func flush() {
         guard !buffer.isEmpty else { return }
         let pending = buffer
         buffer.removeAll(keepingCapacity: true)
@@ -172,13 +184,13 @@ final class OutputSink {
     }
 
     /// A file's pages are handed to the disk every this many bytes.
-    static let writebackChunk = 8 << 20
+    package static let writebackChunk = 8 << 20
 
     /// Writes `bytes` at `offset` of a file written beside its destination, over whatever is
     /// there: for a writer that lays a file out as it goes and fills in places later
     /// (`BinaryPropertyListConverter.transcodeBinary(_:to:)`). Like `write`, it never throws; the
     /// first failure is reported by `commit()`.
-    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
         guard temporaryPath != nil else {
             failure = failure ?? ESPIPE
             return
@@ -197,7 +209,7 @@ final class OutputSink {
 
     /// Drops everything written to a file beside its destination, for a writer that starts
     /// the file again.
-    func discardWritten() {
+    package func discardWritten() {
         guard temporaryPath != nil else {
             failure = failure ?? ESPIPE
             return
@@ -235,14 +247,14 @@ final class OutputSink {
 
     /// Flushes and, for a file, syncs it and renames it into place.
     ///
-    /// - Throws: `cannot write OUTPUT: REASON` for the first failed write, sync or rename; the
-    ///   destination is then as it was before.
-    func commit() throws(CommandFailure) {
+    /// - Throws: the first failed write, sync or rename (`Failure.system`); the destination is
+    ///   then as it was before.
+    package func commit() throws(Failure) {
         flush()
         finished = true
         if let failure {
             if temporaryPath != nil { discardTemporary() } else if fd != STDOUT_FILENO { close(fd) }
-            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(failure))")
+            throw .system(SystemCallError(failure))
         }
         guard let temporaryPath, let destination else {
             if fd != STDOUT_FILENO { close(fd) }
@@ -250,28 +262,28 @@ final class OutputSink {
         }
         if let code = finishBackgroundSync() {
             discardTemporary()
-            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(code))")
+            throw .system(SystemCallError(code))
         }
         if let error = FileSync.sync(fd) {
             discardTemporary()
-            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(error.code))")
+            throw .system(error)
         }
         if close(fd) != 0 {
             let code = errno
             unlink(temporaryPath)
-            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(code))")
+            throw .system(SystemCallError(code))
         }
         if rename(temporaryPath, destination) != 0 {
             let code = errno
             unlink(temporaryPath)
-            throw CommandFailure(message: "cannot write \(output.name): \(SystemError.reason(code))")
+            throw .system(SystemCallError(code))
         }
         // Make the rename itself durable; a folder that cannot be synced is no failure.
         FileSync.syncFolder((destination as NSString).deletingLastPathComponent)
     }
 
     /// Gives up: a file destination is left untouched and the temporary file removed.
-    func abandon() {
+    package func abandon() {
         finished = true
         buffer.removeAll()
         if temporaryPath != nil {
@@ -290,6 +302,3 @@ final class OutputSink {
     }
 }
 
-/// A file beside its destination takes positioned writes (`write(_:at:)`); any other output
-/// fails on the first.
-extension OutputSink: PositionedOutput {}

@@ -1,6 +1,4 @@
 import Foundation
-import PropertyList
-import SystemInterface
 
 /// Syncs a file's data (`fdatasync`) on a thread of its own while the file is still being
 /// written, each time the writer asks, so that the `fsync` before the rename finds little left.
@@ -19,7 +17,7 @@ final class BackgroundFileSync: @unchecked Sendable {
     private var requested = false
     private var stopping = false
     private var failure: Int32?
-    private var thread: DeepStackThread.Started?
+    private var thread: SystemThread?
 
     private init(fd: Int32) { self.fd = fd }
 
@@ -27,7 +25,7 @@ final class BackgroundFileSync: @unchecked Sendable {
     /// leaves everything to its last `fsync`).
     static func start(fd: Int32) -> BackgroundFileSync? {
         let sync = BackgroundFileSync(fd: fd)
-        guard let thread = DeepStackThread.start(stackSize: nil, { sync.run() }) else { return nil }
+        guard let thread = SystemThread.start(stackSize: nil, { sync.run() }) else { return nil }
         sync.thread = thread
         return sync
     }
