@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Sweep", targets: ["Sweep"]),
         .library(name: "PostgresTable", targets: ["PostgresTable"]),
         .library(name: "PlistBuddy", targets: ["PlistBuddy"]),
+        .library(name: "Plutil", targets: ["Plutil"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -102,6 +103,12 @@ let package = Package(
             name: "PlistBuddy",
             dependencies: ["PropertyList", "SystemInterface"]
         ),
+        // macOS plutil's command line (commands, flags, messages, exit status) over PropertyList's
+        // readers and writers; the CLI gives it its files and streams.
+        .target(
+            name: "Plutil",
+            dependencies: ["PropertyList"]
+        ),
         .target(
             name: "Codegen",
             dependencies: ["PropertyList"]
@@ -133,6 +140,7 @@ let package = Package(
                 "KeyedBlobs",
                 "CVersionStamp",
                 "PlistBuddy",
+                "Plutil",
                 "SystemInterface",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

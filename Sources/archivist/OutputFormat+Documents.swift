@@ -15,7 +15,7 @@ extension OutputFormat {
         case .swift: try PropertyListLiteralWriter(language: .swift, sourceName: sourceName).write(value)
         case .objc:
             try PropertyListLiteralWriter(language: .objc, sourceName: sourceName,
-                                          importedHeader: outputPath.flatMap { $0 == "-" ? nil : Self.headerName(for: $0) }).write(value)
+                                          importedHeader: outputPath.flatMap { $0 == "-" ? nil : PropertyListLiteralWriter.headerName(for: $0) }).write(value)
         case .text, .jsonl, .dot, .html, .raw, .keyed:
             throw PropertyListError(.unrepresentable, "\(rawValue) is a report's format, not a property list's")
         }
@@ -49,13 +49,6 @@ extension OutputFormat {
         }
         try destination.commit(sink)
         return true
-    }
-
-    /// `Info.m` → `Info.h`: the header an Objective-C literal file imports.
-    static func headerName(for output: String) -> String {
-        let name = URL(fileURLWithPath: output).lastPathComponent
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name + ".h" }
-        return name[..<dot] + ".h"
     }
 
     /// `value` in this format, a failure worded for `file` with the flag that would help.

@@ -15,7 +15,7 @@ struct PlutilOptions {
 
     /// - Throws: plutil's message for an option it does not know or one missing its argument,
     ///   and when no file is given.
-    init(_ arguments: [String]) throws(PlutilEmulator.UsageFailure) {
+    init(_ arguments: [String]) throws(PlutilProgram.UsageFailure) {
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             switch argument {
@@ -48,7 +48,7 @@ enum PlutilFormat: Equatable {
     static let expectTypes: Set<String> = ["bool", "integer", "float", "string", "date", "data", "dictionary", "array"]
 
     /// The format named `argument`; nil for `NoConversion` (keep the file's own).
-    init?(argument: String) throws(PlutilEmulator.UsageFailure) {
+    init?(argument: String) throws(PlutilProgram.UsageFailure) {
         switch argument {
         case "NoConversion": return nil
         case "xml1": self = .xml1

@@ -1,16 +1,27 @@
-import ArchiveReports
 import Foundation
 import PropertyList
 
 /// plutil's command line on Linux: the syntax, flags, messages and exit codes of macOS's
-/// `plutil`, run on Archivist's readers and writers. `archivist plutil ARGS…` and the binary
-/// invoked as `plutil` both come here. Where docs/plutil.md says so, it departs from macOS: it
-/// follows the manual where macOS has a bug, and it never crashes.
-struct PlutilEmulator {
+/// `plutil`, run on Archivist's readers and writers, for any `PlutilEnvironment`.
+/// `archivist plutil ARGS…` and the binary invoked as `plutil` both run it. Where
+/// docs/plutil.md says so, it departs from macOS: it follows the manual where macOS has a bug,
+/// and it never crashes.
+public struct PlutilProgram {
     /// The arguments after the program's name.
-    var arguments: [String]
+    public var arguments: [String]
     /// How the help names the program.
-    var programName = "plutil"
+    public var programName: String
+    /// Limits for reading each file.
+    public var readOptions: PropertyListReadOptions
+    public var environment: any PlutilEnvironment
+
+    public init(arguments: [String], programName: String = "plutil", readOptions: PropertyListReadOptions = .default,
+                environment: any PlutilEnvironment) {
+        self.arguments = arguments
+        self.programName = programName
+        self.readOptions = readOptions
+        self.environment = environment
+    }
 
     /// A failure that ends the whole command: bad arguments. Printed as is, exit status 1.
     struct UsageFailure: Error {
@@ -20,29 +31,29 @@ struct PlutilEmulator {
     /// A failure on one file: printed as `FILE: message`, and the next file goes on.
     struct FileFailure: Error {
         var message: String
-        /// An output that could not be written: ours, not plutil's, so it is reported as every
-        /// verb reports it (`archivist: cannot write OUTPUT: REASON`).
-        var output: CommandFailure?
+        /// An output that could not be written: ours, not plutil's, so it is reported as the
+        /// environment reports every such failure (`archivist: cannot write OUTPUT: REASON`).
+        var output: PlutilOutputError?
 
         init(message: String) {
             self.message = message
         }
 
-        init(output: CommandFailure) {
-            self.message = output.message
+        init(output: PlutilOutputError) {
+            self.message = output.line
             self.output = output
         }
 
         /// Whether the failure was standard output's, which every later file would meet too.
-        var endsTheRun: Bool { output?.message.hasPrefix("cannot write standard output") == true }
+        var endsTheRun: Bool { output?.isStandardOutput == true }
     }
 
     /// Runs the command and returns the exit status: 0 when everything succeeded, 1 otherwise.
-    func run() -> Int32 {
+    public func run() -> Int32 {
         do {
             return try execute() ? 0 : 1
         } catch {
-            Self.printError(error.message)
+            printError(error.message)
             return 1
         }
     }
@@ -53,10 +64,10 @@ struct PlutilEmulator {
         rest.removeFirst()
         switch command {
         case "-help":
-            do throws(CommandFailure) {
-                try OutputFile(path: nil).write(Data(PlutilHelp.text(programName).utf8))
+            do throws(PlutilOutputError) {
+                try environment.write(Data(PlutilHelp.text(programName).utf8), to: nil)
             } catch {
-                error.report()
+                printError(error.line)
                 return false
             }
             return true
@@ -119,16 +130,16 @@ struct PlutilEmulator {
         if options.fileExtension != nil { throw UsageFailure(message: "-e is not used with -lint.") }
         return forEachFile(options) { path throws(FileFailure) in
             // plutil lints property lists only: JSON is not one of them.
-            let data = try Self.readFile(path)
+            let data = try readFile(path)
             guard PropertyListFormat.detect(data) != .json else {
                 throw FileFailure(message: "(JSON text is not a property list; plutil -lint accepts XML, binary and OpenStep)")
             }
             do throws(PropertyListError) {
-                _ = try PropertyListReader(options: Self.readOptions).read(data)
+                _ = try PropertyListReader(options: readOptions).read(data)
             } catch {
-                throw FileFailure(message: "(\(Diagnosis.propertyListFailure(error, data: data)))")
+                throw FileFailure(message: "(\(environment.describe(error, data: data)))")
             }
-            if !options.silent { try Self.writeStandardOutput(Data("\(Self.displayName(path)): OK\n".utf8)) }
+            if !options.silent { try writeStandardOutput(Data("\(Self.displayName(path)): OK\n".utf8)) }
         }
     }
 
@@ -136,17 +147,17 @@ struct PlutilEmulator {
         let options = try PlutilOptions(arguments)
         if options.output != nil { throw UsageFailure(message: "-o is not used with -p.") }
         if options.fileExtension != nil { throw UsageFailure(message: "-e is not used with -p.") }
-        if options.silent { StandardError.write("-s doesn't make a lot of sense with -p.\n") }
+        if options.silent { environment.writeError("-s doesn't make a lot of sense with -p.\n") }
         return forEachFile(options) { path throws(FileFailure) in
-            let (value, _) = try Self.readDocument(path)
-            try Self.writeStandardOutput(Data(PlutilPrintFormat.text(value).utf8))
+            let (value, _) = try readDocument(path)
+            try writeStandardOutput(Data(PlutilPrintFormat.text(value).utf8))
         }
     }
 
     func convert(_ arguments: [String], to format: PlutilFormat?, header: Bool) throws(UsageFailure) -> Bool {
         let options = try PlutilOptions(arguments)
         return forEachFile(options) { path throws(FileFailure) in
-            let (value, existing) = try Self.readDocument(path)
+            let (value, existing) = try readDocument(path)
             try write(value, from: path, as: format ?? existing, options: options, header: header)
         }
     }
@@ -167,7 +178,7 @@ struct PlutilEmulator {
         }
         let value: PropertyListValue
         do {
-            value = try type.value(from: text, lenient: true, options: Self.readOptions)
+            value = try type.value(from: text, lenient: true, options: readOptions)
         } catch {
             switch type {
             case .data: throw UsageFailure(message: "Invalid base64 data in argument")
@@ -184,7 +195,7 @@ struct PlutilEmulator {
         let options = try PlutilOptions(rest)
         let path = PropertyListKeyPath(keyPath)
         return forEachFile(options) { file throws(FileFailure) in
-            var (document, format) = try Self.readDocument(file)
+            var (document, format) = try readDocument(file)
             do throws(PropertyListEditError) {
                 try document.edit(value, at: path, mode: Self.mode(for: document, at: path, replacing: replacing, appending: appending))
             } catch {
@@ -198,7 +209,7 @@ struct PlutilEmulator {
         let options = try PlutilOptions(arguments)
         let path = PropertyListKeyPath(keyPath)
         return forEachFile(options) { file throws(FileFailure) in
-            var (document, format) = try Self.readDocument(file)
+            var (document, format) = try readDocument(file)
             do throws(PropertyListEditError) {
                 // plutil reads an empty component as no key at all.
                 guard !path.components.contains("") else {
@@ -216,19 +227,19 @@ struct PlutilEmulator {
         let options = try PlutilOptions(arguments)
         let path = PropertyListKeyPath(keyPath)
         return forEachFile(options) { file throws(FileFailure) in
-            let data = try Self.readFile(file, mapped: true)
+            let data = try readFile(file, mapped: true)
             var found: PropertyListValue?
             var existing = PlutilFormat.xml1
             // A binary file is not read whole: only the objects on the path and in the value.
             if PropertyListFormat.detect(data) == .binary, !path.components.contains("") {
                 do throws(PropertyListError) {
-                    found = try PropertyListReader(options: Self.readOptions).read(data, at: path).value
+                    found = try PropertyListReader(options: readOptions).read(data, at: path).value
                     existing = .binary1
                 } catch {
-                    throw FileFailure(message: "Property List error: \(Diagnosis.propertyListFailure(error, data: data)) / JSON error: not JSON")
+                    throw FileFailure(message: "Property List error: \(environment.describe(error, data: data)) / JSON error: not JSON")
                 }
             } else {
-                let (document, documentFormat) = try Self.parse(data)
+                let (document, documentFormat) = try parse(data)
                 existing = documentFormat
                 found = path.components.contains("") ? nil : document.value(at: path)
             }
@@ -256,10 +267,10 @@ struct PlutilEmulator {
             case .openStep: throw FileFailure(message: "Cannot create open step property lists")
             case .xml1, .binary1, .json: data = try encode(empty, as: format, from: path, options: options, keyPath: nil).main
             }
-            do throws(CommandFailure) {
-                try OutputFile(path: path).write(data)
+            do throws(PlutilOutputError) {
+                try environment.write(data, to: path)
                 if path == "-", !options.omitsNewline, format == .raw || format == .type {
-                    try OutputFile(path: nil).write(Data("\n".utf8))
+                    try environment.write(Data("\n".utf8), to: nil)
                 }
             } catch {
                 throw FileFailure(output: error)
@@ -276,13 +287,13 @@ struct PlutilEmulator {
                header: Bool = false, keyPath: String? = nil) throws(FileFailure) {
         let destination = Self.destination(for: path, format: format, options: options)
         let (data, headerData) = try encode(value, as: format, from: path, options: options, keyPath: keyPath, destination: destination, header: header)
-        do throws(CommandFailure) {
+        do throws(PlutilOutputError) {
             if options.output == "-" || (options.output == nil && (format == .raw || format == .type)) {
-                try OutputFile(path: nil).write(data)
-                if !options.omitsNewline, format == .raw || format == .type { try OutputFile(path: nil).write(Data("\n".utf8)) }
+                try environment.write(data, to: nil)
+                if !options.omitsNewline, format == .raw || format == .type { try environment.write(Data("\n".utf8), to: nil) }
             } else {
-                try OutputFile(path: destination).write(data)
-                if let headerData { try OutputFile(path: Self.replacingExtension(of: destination, with: "h")).write(headerData) }
+                try environment.write(data, to: destination)
+                if let headerData { try environment.write(headerData, to: Self.replacingExtension(of: destination, with: "h")) }
             }
         } catch {
             throw FileFailure(output: error)
@@ -319,7 +330,7 @@ struct PlutilEmulator {
         case .swift:
             return (try attempt { () throws(PropertyListError) in try PropertyListLiteralWriter(language: .swift, sourceName: path).write(value) }, nil)
         case .objc:
-            let imported = destination == "-" || options.output == "-" ? nil : OutputFormat.headerName(for: destination)
+            let imported = destination == "-" || options.output == "-" ? nil : PropertyListLiteralWriter.headerName(for: destination)
             let writer = PropertyListLiteralWriter(language: .objc, sourceName: path, importedHeader: imported)
             return (try attempt { () throws(PropertyListError) in try writer.write(value) },
                     header ? try attempt { () throws(PropertyListError) in try writer.header(for: value) } : nil)
@@ -360,20 +371,14 @@ struct PlutilEmulator {
 
     // MARK: Reading
 
-    static let readOptions: PropertyListReadOptions = {
-        var o = PropertyListReadOptions()
-        o.maximumDepth = Archivist.defaultMaximumDepth
-        return o
-    }()
-
     static func displayName(_ path: String) -> String { path == "-" ? "<stdin>" : path }
 
-    static func readFile(_ path: String, mapped: Bool = false) throws(FileFailure) -> Data {
+    func readFile(_ path: String, mapped: Bool = false) throws(FileFailure) -> Data {
         if path == "-" {
-            do throws(CommandFailure) {
-                return try InputFile.readStream(STDIN_FILENO, limit: readOptions.maximumInputSize, name: "<stdin>")
+            do throws(PlutilInputError) {
+                return try environment.readStandardInput(limit: readOptions.maximumInputSize)
             } catch {
-                throw FileFailure(message: "(\(error.message))")
+                throw FileFailure(message: "(\(error.reason))")
             }
         }
         guard !path.isEmpty else { throw FileFailure(message: "Empty path specified") }
@@ -394,17 +399,17 @@ struct PlutilEmulator {
         }
     }
 
-    static func readDocument(_ path: String) throws(FileFailure) -> (PropertyListValue, PlutilFormat) {
+    func readDocument(_ path: String) throws(FileFailure) -> (PropertyListValue, PlutilFormat) {
         try parse(try readFile(path))
     }
 
     /// A document in any plist format, or else JSON, as plutil reads it.
-    static func parse(_ data: Data) throws(FileFailure) -> (PropertyListValue, PlutilFormat) {
+    func parse(_ data: Data) throws(FileFailure) -> (PropertyListValue, PlutilFormat) {
         let reader = PropertyListReader(options: readOptions)
         let detected = PropertyListFormat.detect(data)
         // What the file is, when the sniffer knows (a JPEG, an SQLite store…), in the plist half.
         var plistMessage = data.isEmpty ? "empty input"
-            : Diagnosis.foreignContent(data).map { "not a property list: \(Diagnosis.describe($0, size: data.count))" } ?? "not a property list"
+            : environment.foreignContent(data).map { "not a property list: \($0)" } ?? "not a property list"
         if let detected, detected != .json {
             do {
                 let value = try reader.read(data, as: detected)
@@ -414,7 +419,7 @@ struct PlutilEmulator {
                 case .openStep, .json: return (value, .openStep)
                 }
             } catch {
-                plistMessage = Diagnosis.propertyListFailure(error, data: data)
+                plistMessage = environment.describe(error, data: data)
             }
         }
         do {
@@ -435,25 +440,25 @@ struct PlutilEmulator {
             } catch {
                 allSucceeded = false
                 if let output = error.output {
-                    output.report()
+                    printError(output.line)
                     if error.endsTheRun { break }
                 } else {
-                    Self.printError("\(Self.displayName(path)): \(error.message)")
+                    printError("\(Self.displayName(path)): \(error.message)")
                 }
             }
         }
         return allSucceeded
     }
 
-    static func printError(_ line: String) {
-        StandardError.write(line + "\n")
+    func printError(_ line: String) {
+        environment.writeError(line + "\n")
     }
 
     /// Standard output through the one output path: a failed write fails the file, as every
     /// verb's does, rather than passing unnoticed.
-    static func writeStandardOutput(_ data: Data) throws(FileFailure) {
-        do throws(CommandFailure) {
-            try OutputFile(path: nil).write(data)
+    func writeStandardOutput(_ data: Data) throws(FileFailure) {
+        do throws(PlutilOutputError) {
+            try environment.write(data, to: nil)
         } catch {
             throw FileFailure(output: error)
         }
@@ -489,6 +494,6 @@ struct PlutilEmulator {
     }
 }
 
-extension PlutilEmulator.UsageFailure {
+extension PlutilProgram.UsageFailure {
     init(_ message: String) { self.message = message }
 }

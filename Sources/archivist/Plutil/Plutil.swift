@@ -1,7 +1,9 @@
 import ArgumentParser
+import Plutil
+import PropertyList
 
 extension Archivist {
-    /// `archivist plutil ARGS…`: macOS's plutil command line (see `PlutilEmulator`). The same
+    /// `archivist plutil ARGS…`: macOS's plutil command line (see `PlutilProgram`). The same
     /// runs when the binary is invoked as `plutil`, through a symbolic link.
     struct Plutil: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -18,8 +20,15 @@ extension Archivist {
         var arguments: [String] = []
 
         func run() throws {
-            let status = PlutilEmulator(arguments: arguments, programName: "archivist plutil").run()
+            let status = Self.program(arguments, programName: "archivist plutil").run()
             if status != 0 { throw ExitCode(status) }
+        }
+
+        /// The library's program with the CLI's reading limits, files and messages.
+        static func program(_ arguments: [String], programName: String) -> PlutilProgram {
+            var options = PropertyListReadOptions()
+            options.maximumDepth = Archivist.defaultMaximumDepth
+            return PlutilProgram(arguments: arguments, programName: programName, readOptions: options, environment: PlutilTerminal())
         }
     }
 }
