@@ -63,46 +63,21 @@ extension Archivist {
                 guard !(isStore && store != nil) else {
                     throw CommandFailure(file: path, message: "is a store already; --store pairs a model file with its store")
                 }
-                let storePath = isStore ? path : store
-                var loaded: LoadedModel
-                var audit: ModelAudit?
-                var rowsRead = false
-                if let storePath {
-                    let scanner = StoreScanner(options: ScanOptions(
-                        allowList: allow.allowList, readOptions: reading.archiveReadOptions, workerStackSize: reading.workerStackSize,
-                        model: isStore ? .storeCache : .file(path), transformers: given))
-                    if self.audit {
-                        var bar = ProgressBar(enabled: Terminal.progressEnabled())
-                        let result: StoreAudit
-                        do throws(StoreError) {
-                            result = try scanner.audit(path: storePath, progress: bar.enabled ? { bar.update($0) } : nil)
-                        } catch {
-                            bar.finish()
-                            throw CommandFailure(file: storePath, message: Diagnosis.storeFailure(error.description, path: storePath))
-                        }
-                        bar.finish()
-                        guard let model = result.report.model else {
-                            throw CommandFailure(file: path, message: result.report.modelProblem ?? "no model")
-                        }
-                        loaded = model
-                        audit = result.audit
-                        rowsRead = true
-                    } else {
-                        let schema: StoreSchema
-                        do throws(StoreError) {
-                            schema = try scanner.schema(path: storePath)
-                        } catch {
-                            throw CommandFailure(file: storePath, message: Diagnosis.storeFailure(error.description, path: storePath))
-                        }
-                        guard let model = schema.model else {
-                            throw CommandFailure(file: path, message: schema.modelProblem ?? "no model")
-                        }
-                        loaded = model
-                    }
-                } else {
-                    do throws(ModelError) {
-                        loaded = try ModelReader().read(path: path)
-                    } catch {
+                let scanner = StoreScanner(options: ScanOptions(
+                    allowList: allow.allowList, readOptions: reading.archiveReadOptions, workerStackSize: reading.workerStackSize, transformers: given))
+                var bar = ProgressBar(enabled: Terminal.progressEnabled())
+                let report: ModelReport
+                do throws(ModelReportFailure) {
+                    report = try scanner.modelReport(path: path, isStore: isStore, store: store, audit: audit,
+                                                     progress: bar.enabled ? { bar.update($0) } : nil)
+                } catch {
+                    bar.finish()
+                    switch error {
+                    case .store(let error, let storePath):
+                        throw CommandFailure(file: storePath, message: Diagnosis.storeFailure(error.description, path: storePath))
+                    case .noModel(let problem):
+                        throw CommandFailure(file: path, message: problem)
+                    case .model(let error):
                         // Say what the file is when it is no model at all: a JPEG, an empty file…
                         if error.source == nil || error.source == path, let (kind, size) = Diagnosis.sniff(path: path),
                            let kind, kind != .binaryPropertyList {
@@ -110,12 +85,9 @@ extension Archivist {
                         }
                         throw CommandFailure(file: error.source ?? path, message: error.description)
                     }
-                    if self.audit {
-                        audit = ModelAudit(model: loaded.model, given: given, allowList: allow.allowList)
-                    }
                 }
-                failed = audit?.hasFindings ?? false
-                let report = ModelReport(file: path, model: loaded, audit: audit, rowsRead: rowsRead)
+                bar.finish()
+                failed = report.audit?.hasFindings ?? false
                 try ReportJSON.write(format, file: path, text: { report.text(usesColors: Terminal.colorsEnabled()) },
                                      json: { () throws(PropertyListError) in try ReportJSON.data(report.jsonValue) })
             }
