@@ -17,87 +17,54 @@ struct PropertyListEdit {
     func run(adding added: PropertyListValue? = nil, _ change: (inout PropertyListValue) throws(PropertyListEditError) -> Void) throws(CommandFailure) {
         let input = InputFile(path: file)
         // The input's bytes are let go once read: only the tree is held while writing.
-        var (value, format, style) = try read(input)
+        var document = try read(input)
         do {
-            try change(&value)
+            try change(&document.value)
         } catch {
             throw CommandFailure(file: input.displayName, message: error.message)
         }
-        let bytes = try encode(value, originalFormat: format, jsonStyle: style, added: added, displayName: input.displayName)
+        let bytes = try encode(document, added: added, displayName: input.displayName)
         // Standard input is written back to standard output; only `-o -` puts binary on a terminal.
         let destination = OutputFile(path: output.output ?? (file == "-" ? nil : file))
         if bytes.starts(with: Array("bplist".utf8)) { try destination.refuseBinaryOnTerminal("a binary property list") }
         try destination.write(bytes)
     }
 
-    /// The document, its format, and how its JSON looks.
-    func read(_ input: InputFile) throws(CommandFailure) -> (PropertyListValue, PropertyListFormat, JSONStyleWriter) {
+    /// The document, in its format and, for JSON, its look.
+    func read(_ input: InputFile) throws(CommandFailure) -> PropertyListDocument {
         let data = try input.read(limit: reading.maximumInputSize)
         do {
             // A key repeated in a dictionary is said, as every reading verb says it: the edited
             // document keeps only the value Apple's readers see.
             var warnings: [PropertyListWarning] = []
-            let (value, format) = try PropertyListReader(options: reading.readOptions).read(data, fileExtension: input.fileExtension, warnings: &warnings)
+            let document = try PropertyListDocument(data: data, fileExtension: input.fileExtension, options: reading.readOptions, warnings: &warnings)
             for warning in warnings { StandardError.write("archivist: \(input.displayName): warning: \(warning.description)\n") }
-            return (value, format, format == .json ? Self.jsonLike(data) : JSONStyleWriter(pretty: false, endsWithLineBreak: false))
+            return document
         } catch {
             throw CommandFailure(file: input.displayName, message: Diagnosis.propertyListFailure(error, data: data))
         }
     }
 
     /// The edited document in the output format: the file's own unless `--to` says otherwise.
-    func encode(_ value: PropertyListValue, originalFormat: PropertyListFormat, jsonStyle: JSONStyleWriter, added: PropertyListValue?,
-                displayName: String) throws(CommandFailure) -> Data {
-        let format: OutputFormat
-        switch (output.to, originalFormat) {
-        case (let to?, _): format = to.format
-        case (nil, .binary): format = .binary
-        case (nil, .xml): format = .xml
-        case (nil, .json): format = .json
+    func encode(_ document: PropertyListDocument, added: PropertyListValue?, displayName: String) throws(CommandFailure) -> Data {
+        let format: PropertyListFormat
+        switch (output.to?.format, document.format) {
+        case (.binary?, _): format = .binary
+        case (.xml?, _): format = .xml
+        case (_?, _): format = .json
         case (nil, .openStep):
             throw CommandFailure(file: displayName, message: "OpenStep property lists are read only; give --to xml, binary or json to write the edited document")
+        case (nil, let own): format = own
         }
         do throws(PropertyListError) {
-            switch format {
-            case .binary:
-                return BinaryPropertyListWriter().write(value)
-            case .xml:
-                return try XMLPropertyListWriter().write(value)
-            default:
-                // JSON (`EditFormats` offers nothing else).
-                // JSON has no dates or data: a file that stays JSON refuses them rather than
-                // turn them into numbers and strings (plutil refuses them too).
-                if output.to == nil, let added, let kind = added.firstNonJSONKind {
-                    throw PropertyListError(.unrepresentable, "a JSON document cannot hold \(kind); write another format with --to")
-                }
-                return try jsonStyle.write(value)
+            // JSON has no dates or data: a file that stays JSON refuses them rather than turn
+            // them into numbers and strings (plutil refuses them too).
+            if format == .json, output.to == nil, let added, let kind = added.firstNonJSONKind {
+                throw PropertyListError(.unrepresentable, "a JSON document cannot hold \(kind); write another format with --to")
             }
+            return try document.data(as: format)
         } catch {
             throw CommandFailure(file: displayName, message: "cannot write the edited document: \(error.description)")
-        }
-    }
-
-    /// A JSON writer that keeps the look of `original`: indented when it spanned several lines,
-    /// compact otherwise; slashes unescaped; a final line break when it had one.
-    static func jsonLike(_ original: Data) -> JSONStyleWriter {
-        // A line break before the trailing white space means the document spans lines.
-        var end = original.endIndex
-        while end > original.startIndex, [0x0A, 0x0D, 0x20, 0x09].contains(original[end - 1]) { end -= 1 }
-        let multiline = original[original.startIndex..<end].contains(0x0A)
-        return JSONStyleWriter(pretty: multiline, endsWithLineBreak: original.last == 0x0A)
-    }
-
-    struct JSONStyleWriter {
-        var pretty: Bool
-        var endsWithLineBreak: Bool
-
-        func write(_ value: PropertyListValue) throws(PropertyListError) -> Data {
-            var options = JSONWriteOptions()
-            options.outputFormatting.insert(.withoutEscapingSlashes)
-            if pretty { options.outputFormatting.insert(.prettyPrinted) }
-            var data = try JSONPropertyListWriter(options: options).write(value)
-            if endsWithLineBreak { data.append(0x0A) }
-            return data
         }
     }
 }
