@@ -58,67 +58,43 @@ extension Archivist {
                 let input = InputFile(path: file)
                 try to.format.checkDestination(OutputFile(path: output))
                 let bytes = try input.read(limit: reading.maximumInputSize)
-                var options = mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth)
-                options.breaksCycles = breakCycles
-                if to == .json, mapping.selectedPath == nil, let json = jsonFromObjectTable(bytes, options: options) {
-                    return try OutputFile(path: output).write(json, endsLineOnTerminal: true)
-                }
-                let archive = try input.decodeArchive(bytes, reading, topKey: top)
-                if !noCheck {
-                    let report = AllowListChecker(allowList: allow.allowList).check(archive)
-                    // A typedstream's classes are checked as a keyed archive's are: its archiver
-                    // is what `check` refuses, not what a payload of it may hold.
-                    guard report.classesAccepted else {
-                        let refused = report.violations.map { "\($0.readableClassName) (#\($0.uid)) at \($0.path)" }.joined(separator: ", ")
-                        let flags = report.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
-                        throw CommandFailure(file: input.displayName, message: "refused by the allow-list: \(refused); accept with \(flags), or skip the check with --no-check")
-                    }
-                }
+                var unarchiver = ArchiveUnarchiver(payloadOptions: mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth),
+                                                   allowList: noCheck ? nil : allow.allowList, readOptions: reading.archiveReadOptions)
+                unarchiver.payloadOptions.breaksCycles = breakCycles
+                if let top { unarchiver.readOptions.topKey = top }
                 if to == .json, mapping.selectedPath == nil {
                     // Written as the archive is walked, without building the payload first.
-                    let data: Data
-                    do {
-                        data = try PayloadMapper(options: options).json(of: archive, options: json.options)
-                    } catch let error as PayloadError {
-                        throw payloadFailure(error, file: input.displayName)
-                    } catch let error as PropertyListError {
-                        throw to.format.failure(error, file: input.displayName)
-                    } catch {
-                        throw CommandFailure(file: input.displayName, message: "\(error)")
-                    }
-                    return try OutputFile(path: output).write(data, endsLineOnTerminal: true)
+                    let json = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.json(of: bytes, options: self.json.options) }
+                    ProcessLifetime.keep(json)
+                    return try OutputFile(path: output).write(json.value, endsLineOnTerminal: true)
                 }
-                var mapped: PropertyListValue?
-                do throws(PayloadError) {
-                    // With --select, the part only: references within it point within it.
-                    if let path = mapping.selectedPath {
-                        mapped = try PayloadMapper(options: options).payload(of: archive, at: path)
-                    } else {
-                        mapped = try PayloadMapper(options: options).payload(of: archive)
-                    }
-                } catch {
-                    throw payloadFailure(error, file: input.displayName)
-                }
-                guard let payload = mapped else {
+                let mapped = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.payload(of: bytes, at: mapping.selectedPath) }
+                ProcessLifetime.keep(mapped)
+                guard let payload = mapped.value else {
                     throw CommandFailure(file: input.displayName, message: "the payload has nothing at \(mapping.selectedPath?.description ?? ".")")
                 }
-                ProcessLifetime.keep(payload, as: "payload")
                 let data = try to.format.write(payload, json: json, sourceName: file, outputPath: output, file: input.displayName)
                 try OutputFile(path: output).write(data, endsLineOnTerminal: to == .json)
             }
         }
 
-        /// The JSON payload written straight from the archive's object table, without decoding its
-        /// objects (`PayloadMapper.json(of:options:)` of a `KeyedArchiveObjectTable`), when every
-        /// object passes the check and is one the table describes; nil sends the archive the
-        /// ordinary way, which also words any refusal or error.
-        func jsonFromObjectTable(_ data: Data, options: PayloadOptions) -> Data? {
-            var archiveOptions = reading.archiveReadOptions
-            if let top { archiveOptions.topKey = top }
-            guard let table = KeyedArchiveObjectTable(data: data, options: archiveOptions) else { return nil }
-            ProcessLifetime.keep(table)
-            if !noCheck, AllowListChecker(allowList: allow.allowList).acceptedReport(table.index) == nil { return nil }
-            return PayloadMapper(options: options).json(of: table, options: json.options)
+        /// What `body` gives from FILE's `bytes`, its failure in our words.
+        func unarchived<T>(_ bytes: Data, _ body: () throws(ArchiveUnarchiver.Failure) -> T) throws(CommandFailure) -> T {
+            do {
+                return try body()
+            } catch {
+                let input = InputFile(path: file)
+                switch error {
+                case .decoding(let error):
+                    throw input.archiveFailure(error, data: bytes, reading)
+                case .refused(let report):
+                    let refused = report.violations.map { "\($0.readableClassName) (#\($0.uid)) at \($0.path)" }.joined(separator: ", ")
+                    let flags = report.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
+                    throw CommandFailure(file: input.displayName, message: "refused by the allow-list: \(refused); accept with \(flags), or skip the check with --no-check")
+                case .mapping(let error): throw payloadFailure(error, file: input.displayName)
+                case .writing(let error): throw to.format.failure(error, file: input.displayName)
+                }
+            }
         }
 
         /// A mapping error worded for `file`. Only this verb (and inspect) can pick another
