@@ -66,18 +66,7 @@ struct OutputFile {
         do {
             return try OutputSink(path: isStandardOutput ? nil : path)
         } catch {
-            let path = self.path ?? "-"
-            switch error {
-            case .noFolderNamed:
-                // `-o reports/` names a folder that is not there: say so, rather than what
-                // rename(2) would say after the whole output was written beside it.
-                throw CommandFailure(message: "cannot write \(path): the folder \(path) does not exist (give a file name to write)")
-            case .destinationIsFolder: throw CommandFailure(message: "cannot write \(path): it is a folder")
-            case .noFolder(let folder): throw CommandFailure(message: "cannot write \(path): the folder \(folder) does not exist")
-            case .temporaryFile(let error):
-                throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(error.code)) (a file is written beside its destination, then renamed)")
-            case .system(let error): throw CommandFailure(message: "cannot write \(path): \(SystemError.reason(error.code))")
-            }
+            throw failure(error)
         }
     }
 
@@ -89,11 +78,23 @@ struct OutputFile {
         do {
             try sink.commit()
         } catch {
-            let code = switch error {
-            case .system(let error), .temporaryFile(let error): error.code
-            case .noFolderNamed, .destinationIsFolder, .noFolder: EIO
-            }
-            throw CommandFailure(message: "cannot write \(name): \(SystemError.reason(code))")
+            throw failure(error)
+        }
+    }
+
+    /// An output that failed, in our words.
+    func failure(_ error: OutputSink.Failure) -> CommandFailure {
+        let path = self.path ?? "-"
+        return switch error {
+        case .noFolderNamed:
+            // `-o reports/` names a folder that is not there: say so, rather than what rename(2)
+            // would say after the whole output was written beside it.
+            CommandFailure(message: "cannot write \(path): the folder \(path) does not exist (give a file name to write)")
+        case .destinationIsFolder: CommandFailure(message: "cannot write \(path): it is a folder")
+        case .noFolder(let folder): CommandFailure(message: "cannot write \(path): the folder \(folder) does not exist")
+        case .temporaryFile(let error):
+            CommandFailure(message: "cannot write \(path): \(SystemError.reason(error.code)) (a file is written beside its destination, then renamed)")
+        case .system(let error): CommandFailure(message: "cannot write \(name): \(SystemError.reason(error.code))")
         }
     }
 

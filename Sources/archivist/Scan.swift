@@ -5,6 +5,7 @@ import CoreDataStore
 import Foundation
 import PostgresTable
 import PropertyList
+import SystemInterface
 
 extension Archivist {
     /// `archivist scan STORE`: what every Transformable (BLOB) column of a store holds.
