@@ -56,7 +56,7 @@ extension Archivist {
                             var record: [(PropertyListValue, PropertyListValue)] = [
                                 ("file", .string(input.displayName)), ("valid", .bool(true)), ("format", .string(detected.rawValue)),
                             ]
-                            if !warnings.isEmpty { record.append(("warnings", .array(warnings.map(Self.record)))) }
+                            if !warnings.isEmpty { record.append(("warnings", .array(warnings.map(\.jsonValue)))) }
                             records.append(.dictionary(PropertyListDictionary(record)))
                             if format == .text && !silent {
                                 sink.write("\(input.displayName): OK (\(detected))\(warnings.isEmpty ? "" : ", \(warnings.count) \(warnings.count == 1 ? "warning" : "warnings")")\n")
@@ -83,16 +83,6 @@ extension Archivist {
                 }
             }
             if !allValid { throw ExitCode(1) }
-        }
-
-        /// A warning for machines: what, where, and the path to its dictionary.
-        static func record(_ warning: PropertyListWarning) -> PropertyListValue {
-            var entries: [(PropertyListValue, PropertyListValue)] = [("kind", .string(warning.code.rawValue)), ("message", .string(warning.message))]
-            if case .lineColumn(let line, let column) = warning.location {
-                entries.append(("line", .integer(PropertyListInteger(line))))
-                entries.append(("column", .integer(PropertyListInteger(column))))
-            }
-            return .dictionary(PropertyListDictionary(entries))
         }
     }
 }
