@@ -45,14 +45,11 @@ extension Archivist {
             let report: PropertyListDiffReport
             do throws(CommandFailure) {
                 let (a, b) = (try document(old), try document(new))
-                let x = try a.comparedArchive(self)
-                let y = try b.comparedArchive(self)
-                if let x, let y {
-                    report = PropertyListDiffReport(kind: "keyedArchive",
-                                                    differences: KeyedArchiveDiff(arraysAsSets: arrayAsSet).differences(from: x, to: y))
-                } else {
-                    report = PropertyListDiffReport(kind: "propertyList",
-                                                    differences: PropertyListDiff(arraysAsSets: arrayAsSet).differences(from: a.plistValue, to: b.plistValue))
+                do throws(KeyedArchiveDiff.SideFailure) {
+                    report = try KeyedArchiveDiff(arraysAsSets: arrayAsSet).report(from: a, to: b, plainPropertyLists: plist, readOptions: reading.archiveReadOptions)
+                } catch {
+                    throw CommandFailure(file: InputFile(path: error.isOld ? old : new).displayName,
+                                         message: "cannot read the keyed archive: \(error.error.description); compare the plain property lists with --plist")
                 }
                 try ReportJSON.write(format, file: new, text: { report.text(usesColors: Terminal.colorsEnabled()) },
                                      json: { () throws(PropertyListError) in try report.json() })
@@ -64,41 +61,12 @@ extension Archivist {
         }
 
         /// One side: a property list (maybe a keyed archive), or an NSArchiver typedstream read as
-        /// an archive. A typedstream is always compared as an archive; with `--plist`, as the
-        /// keyed archive of its objects.
-        struct Document {
-            var path: String
-            var plist: PropertyListValue?
-            var archive: KeyedArchive?
-
-            var plistValue: PropertyListValue { plist ?? archive.map { KeyedArchiveWriter().plist(for: $0) } ?? .null }
-
-            /// The archive to compare: a typedstream's, or the plist's when it is a keyed archive
-            /// and `--plist` was not given.
-            func comparedArchive(_ diff: Diff) throws(CommandFailure) -> KeyedArchive? {
-                if let archive { return archive }
-                guard !diff.plist, let plist, KeyedArchive.isKeyedArchive(plist) else { return nil }
-                return try diff.archive(plist, path)
-            }
-        }
-
-        func document(_ path: String) throws(CommandFailure) -> Document {
+        /// an archive.
+        func document(_ path: String) throws(CommandFailure) -> ComparedDocument {
             let input = InputFile(path: path)
             let data = try input.read(limit: reading.maximumInputSize)
-            if ContentKind.sniff(data) == .typedStream {
-                let archive = try input.decodeArchive(data, reading, topKey: nil)
-                return plist ? Document(path: path, plist: KeyedArchiveWriter().plist(for: archive)) : Document(path: path, archive: archive)
-            }
-            return Document(path: path, plist: try input.readPropertyList(data, reading).value)
-        }
-
-        func archive(_ value: PropertyListValue, _ path: String) throws(CommandFailure) -> KeyedArchive {
-            do {
-                return try KeyedArchive(plist: value, options: reading.archiveReadOptions)
-            } catch {
-                throw CommandFailure(file: InputFile(path: path).displayName,
-                                     message: "cannot read the keyed archive: \(error.description); compare the plain property lists with --plist")
-            }
+            if ContentKind.sniff(data) == .typedStream { return .archive(try input.decodeArchive(data, reading, topKey: nil)) }
+            return .propertyList(try input.readPropertyList(data, reading).value)
         }
     }
 }
