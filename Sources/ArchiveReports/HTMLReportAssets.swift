@@ -30,6 +30,30 @@ package enum HTMLReportAssets {
         return out
     }
 
+    /// The start of a report page, through its `<h1>`: the head that allows no network access
+    /// (inline style and scripts, images as data), `styles` one after the other, the page's
+    /// title, written by `archivist TOOL`.
+    package static func pageStart(title: String, tool: String, styles: [String]) -> String {
+        let title = escaped(title)
+        return """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
+            <title>\(title) — archivist \(tool)</title>
+            <style>
+            \(styles.joined(separator: "\n"))
+            </style>
+            </head>
+            <body>
+            <header>
+            <h1>\(title)</h1>
+
+            """
+    }
+
     /// Text escaped for HTML content and attribute values.
     package static func escaped(_ text: String) -> String {
         var out = ""

@@ -31,21 +31,7 @@ public struct KeyedArchiveHTMLPage: Sendable {
         }
         let objects = archive.decodedObjects.count
         let classes = archive.classCounts.count
-        put("""
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-            <title>\(HTMLReportAssets.escaped(title)) — archivist inspect</title>
-            <style>
-            \(HTMLReportAssets.style)
-            </style>
-            </head>
-            <body>
-            <header>
-            <h1>\(HTMLReportAssets.escaped(title))</h1>
+        put(HTMLReportAssets.pageStart(title: title, tool: "inspect", styles: [HTMLReportAssets.style]) + """
             <p>NSKeyedArchiver archive · \(objects) \(objects == 1 ? "object" : "objects") · \(classes) \(classes == 1 ? "class" : "classes") · written by archivist inspect</p>
             </header>
             <main class="inspect">
