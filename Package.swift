@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Bookmark", targets: ["Bookmark"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
+        .library(name: "ArchiveReports", targets: ["ArchiveReports"]),
         .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
         .library(name: "KeyedBlobs", targets: ["KeyedBlobs"]),
         .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
@@ -18,6 +19,7 @@ let package = Package(
         .library(name: "Sweep", targets: ["Sweep"]),
         .library(name: "PostgresTable", targets: ["PostgresTable"]),
         .library(name: "PlistBuddy", targets: ["PlistBuddy"]),
+        .library(name: "Plutil", targets: ["Plutil"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
@@ -77,6 +79,12 @@ let package = Package(
             name: "ArchivePayload",
             dependencies: ["KeyedArchive", "PropertyList", "Bookmark"]
         ),
+        // How an archive is shown to people: the tree, Graphviz and HTML printers and the HTML
+        // assets the inspect and sweep pages share.
+        .target(
+            name: "ArchiveReports",
+            dependencies: ["KeyedArchive", "TypedStream", "PropertyList"]
+        ),
         .target(
             name: "CoreDataModel",
             dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList", "CZlib", "CLibXML2"]
@@ -90,6 +98,7 @@ let package = Package(
             dependencies: [
                 "CoreDataModel",
                 "KeyedBlobs",
+                "Codegen",
                 "ArchivePayload",
                 "KeyedArchive",
                 "PropertyList",
@@ -103,13 +112,19 @@ let package = Package(
             name: "PlistBuddy",
             dependencies: ["PropertyList", "SystemInterface"]
         ),
+        // macOS plutil's command line (commands, flags, messages, exit status) over PropertyList's
+        // readers and writers; the CLI gives it its files and streams.
+        .target(
+            name: "Plutil",
+            dependencies: ["PropertyList"]
+        ),
         .target(
             name: "Codegen",
             dependencies: ["PropertyList"]
         ),
         .target(
             name: "Sweep",
-            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "TypedStream", "NIBArchive", "Bookmark", "PropertyList", "CLibArchive",
+            dependencies: ["CoreDataStore", "ArchivePayload", "ArchiveReports", "KeyedArchive", "TypedStream", "NIBArchive", "Bookmark", "PropertyList", "CLibArchive",
                            "SystemInterface"]
         ),
         .target(
@@ -126,6 +141,7 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "ArchivePayload",
+                "ArchiveReports",
                 "CoreDataModel",
                 "CoreDataStore",
                 "Codegen",
@@ -134,6 +150,7 @@ let package = Package(
                 "KeyedBlobs",
                 "CVersionStamp",
                 "PlistBuddy",
+                "Plutil",
                 "SystemInterface",
                 "Bookmark",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -184,12 +201,12 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures",
+            dependencies: ["KeyedArchive", "ArchiveReports", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures",
                            "NIBArchive", "Bookmark", "BlobFixtures"]
         ),
         .testTarget(
             name: "ArchivePayloadTests",
-            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList", "TypedStreamFixtures"]
+            dependencies: ["ArchivePayload", "ArchiveReports", "KeyedArchive", "PropertyList", "TypedStreamFixtures"]
         ),
         .testTarget(
             name: "CoreDataModelTests",

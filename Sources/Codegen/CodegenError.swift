@@ -8,6 +8,7 @@ public struct CodegenError: Error, Sendable, Hashable, CustomStringConvertible {
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         private enum Wrapped: String, Sendable, Hashable {
             case tooDeep
+            case typeNameTaken
         }
 
         private var wrapped: Wrapped
@@ -30,6 +31,10 @@ public struct CodegenError: Error, Sendable, Hashable, CustomStringConvertible {
 
         /// A value nests deeper than `PayloadShapeInferrer.maximumDepth`.
         public static var tooDeep: Code { Code(.tooDeep) }
+
+        /// The type name asked for is the name of an archived class the transformer still
+        /// allows, which the app keeps (`PayloadCodegen`).
+        public static var typeNameTaken: Code { Code(.typeNameTaken) }
     }
 
     public var code: Code

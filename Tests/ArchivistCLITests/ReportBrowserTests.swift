@@ -75,8 +75,8 @@ enum Browser {
 
     /// A sweep page of 100,000 items, as an extraction of a whole phone gives: every third an
     /// archive holding a UIColor, the others plain plists and dictionaries.
-    static func largeReport() -> Data {
-        var writer = SweepReportWriter(format: .html, title: "100,000 items")
+    static func largeReport() throws -> Data {
+        var writer = try #require(SweepReportWriter(format: .html, title: "100,000 items"))
         var page = writer.begin()
         var summary = SweepSummary()
         for index in 0..<100_000 {

@@ -1,4 +1,5 @@
 import BlobFixtures
+import ArchiveReports
 import Bookmark
 import Foundation
 import KeyedArchive

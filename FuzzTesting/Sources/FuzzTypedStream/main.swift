@@ -1,4 +1,5 @@
 import ArchivePayload
+import ArchiveReports
 import Foundation
 import FuzzDriver
 import KeyedArchive
