@@ -7,8 +7,11 @@ let package = Package(
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "TypedStream", targets: ["TypedStream"]),
+        .library(name: "NIBArchive", targets: ["NIBArchive"]),
+        .library(name: "Bookmark", targets: ["Bookmark"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
+        .library(name: "ArchiveReports", targets: ["ArchiveReports"]),
         .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
         .library(name: "KeyedBlobs", targets: ["KeyedBlobs"]),
         .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
@@ -16,11 +19,14 @@ let package = Package(
         .library(name: "Sweep", targets: ["Sweep"]),
         .library(name: "PostgresTable", targets: ["PostgresTable"]),
         .library(name: "PlistBuddy", targets: ["PlistBuddy"]),
+        .library(name: "Plutil", targets: ["Plutil"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        // `swift package generate-documentation`: the libraries' DocC catalogs, built by .ci/run.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -46,21 +52,38 @@ let package = Package(
         .target(name: "CPrefetch"),
         // The version make stamps into the executable (see its header); empty without make.
         .target(name: "CVersionStamp"),
+        // The one door to the operating system: every call that differs between Linux and
+        // Darwin (read and write loops, durable writes, temporary files, memory maps, threads,
+        // malloc tuning), in no product. See docs/architecture.md.
+        .target(name: "SystemInterface"),
         .target(
             name: "PropertyList",
-            dependencies: ["CLibXML2", "CPrefetch"]
+            dependencies: ["CLibXML2", "CPrefetch", "SystemInterface"]
         ),
         .target(name: "TypedStream"),
+        // Compiled nibs (the NIBArchive format ibtool writes) and URL bookmark data (with classic
+        // alias records): raw readers that depend on nothing; KeyedArchive maps them.
+        .target(name: "NIBArchive"),
+        .target(name: "Bookmark"),
+        // Small writers of NIBArchives, bookmarks and alias records, for tests and hostile
+        // inputs; in no product (Archivist writes neither format).
+        .target(name: "BlobFixtures", dependencies: ["NIBArchive", "Bookmark"]),
         // A small NSArchiver writer and Foundation's objects as NSArchiver writes them, for tests,
         // fixtures and the benchmark; in no product (Archivist never writes typedstreams).
         .target(name: "TypedStreamFixtures"),
         .target(
             name: "KeyedArchive",
-            dependencies: ["PropertyList", "TypedStream"]
+            dependencies: ["PropertyList", "TypedStream", "NIBArchive", "Bookmark"]
         ),
         .target(
             name: "ArchivePayload",
-            dependencies: ["KeyedArchive", "PropertyList"]
+            dependencies: ["KeyedArchive", "PropertyList", "Bookmark"]
+        ),
+        // How an archive is shown to people: the tree, Graphviz and HTML printers and the HTML
+        // assets the inspect and sweep pages share.
+        .target(
+            name: "ArchiveReports",
+            dependencies: ["KeyedArchive", "TypedStream", "PropertyList"]
         ),
         .target(
             name: "CoreDataModel",
@@ -75,9 +98,11 @@ let package = Package(
             dependencies: [
                 "CoreDataModel",
                 "KeyedBlobs",
+                "Codegen",
                 "ArchivePayload",
                 "KeyedArchive",
                 "PropertyList",
+                "SystemInterface",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -85,6 +110,12 @@ let package = Package(
         // readers, writers and key path edits; the CLI only connects it to the terminal.
         .target(
             name: "PlistBuddy",
+            dependencies: ["PropertyList", "SystemInterface"]
+        ),
+        // macOS plutil's command line (commands, flags, messages, exit status) over PropertyList's
+        // readers and writers; the CLI gives it its files and streams.
+        .target(
+            name: "Plutil",
             dependencies: ["PropertyList"]
         ),
         .target(
@@ -93,7 +124,8 @@ let package = Package(
         ),
         .target(
             name: "Sweep",
-            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList", "CLibArchive"]
+            dependencies: ["CoreDataStore", "ArchivePayload", "ArchiveReports", "KeyedArchive", "TypedStream", "NIBArchive", "Bookmark", "PropertyList", "CLibArchive",
+                           "SystemInterface"]
         ),
         .target(
             name: "PostgresTable",
@@ -109,13 +141,18 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "ArchivePayload",
+                "ArchiveReports",
                 "CoreDataModel",
                 "CoreDataStore",
                 "Codegen",
                 "Sweep",
                 "PostgresTable",
+                "KeyedBlobs",
                 "CVersionStamp",
                 "PlistBuddy",
+                "Plutil",
+                "SystemInterface",
+                "Bookmark",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Release builds on Linux carry the Swift runtime, Foundation and Dispatch inside the
@@ -138,7 +175,7 @@ let package = Package(
         .executableTarget(
             name: "archivist-bench",
             dependencies: [
-                "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "KeyedBlobs",
+                "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "TypedStreamFixtures", "KeyedBlobs",
                 "PostgresTable", "PostgresFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -156,12 +193,21 @@ let package = Package(
             dependencies: ["TypedStream", "TypedStreamFixtures"]
         ),
         .testTarget(
+            name: "NIBArchiveTests",
+            dependencies: ["NIBArchive", "BlobFixtures"]
+        ),
+        .testTarget(
+            name: "BookmarkTests",
+            dependencies: ["Bookmark", "BlobFixtures"]
+        ),
+        .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures"]
+            dependencies: ["KeyedArchive", "ArchiveReports", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures",
+                           "NIBArchive", "Bookmark", "BlobFixtures"]
         ),
         .testTarget(
             name: "ArchivePayloadTests",
-            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList", "TypedStreamFixtures"]
+            dependencies: ["ArchivePayload", "ArchiveReports", "KeyedArchive", "PropertyList", "TypedStreamFixtures"]
         ),
         .testTarget(
             name: "CoreDataModelTests",

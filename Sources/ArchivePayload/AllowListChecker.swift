@@ -111,6 +111,9 @@ public struct AllowListChecker: Sendable {
         }
         var report = AllowListReport(violations: violations, warnings: warnings,
                                      suggestedAdditions: minimalAdditions(for: violations), allowList: allowList)
+        if let nib = archive.nibArchive {
+            report.nibArchive = .init(coderVersion: Int(nib.header.coderVersion), classes: nib.classCounts)
+        }
         if let stream = archive.typedStream {
             report.typedStream = .init(byteOrder: stream.header.byteOrder.rawValue, systemVersion: stream.header.systemVersion,
                                        classes: stream.classCounts.map(\.name))

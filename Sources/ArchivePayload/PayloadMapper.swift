@@ -1,3 +1,4 @@
+import Bookmark
 import Foundation
 import KeyedArchive
 import PropertyList
@@ -446,7 +447,12 @@ public struct PayloadMapper: Sendable {
                 document = try? JSONPropertyListReader().read(data)
             case .propertyList?:
                 document = try? PropertyListReader().read(data).value
-            case .keyedArchive?, .typedStream?:
+            case .bookmark?:
+                // A bookmark becomes the object of its fields (BookmarkPropertyList).
+                document = (try? Bookmark(data: data)).map(BookmarkPropertyList.value(of:))
+            case .aliasRecord?:
+                document = (try? AliasRecord(data: data)).map(BookmarkPropertyList.value(of:))
+            case .keyedArchive?, .typedStream?, .nibArchive?:
                 guard let nested = try? KeyedArchive(data: data), let root = nested.root else { break }
                 var inner = Walk(archive: nested, options: options)
                 inner.nestedDepth = nestedDepth + 1

@@ -107,6 +107,7 @@ public struct ModelAudit: Sendable, Hashable {
     /// Audits every stored Transformable attribute of `model`.
     ///
     /// - Parameters:
+    ///   - model: the app's model.
     ///   - rows: what the store's rows hold, by `Entity.attribute` (the declaring entity), as
     ///     a scan under each attribute's own judgement counted it; empty without a store.
     ///   - given: the app's transformer classes from `--transformer` / `--transformers`.

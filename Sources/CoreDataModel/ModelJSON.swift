@@ -85,3 +85,21 @@ extension ModelAudit {
         return .dictionary(root)
     }
 }
+
+extension LoadedModel {
+    /// Where the model came from, for reports.
+    public var summaryJSON: PropertyListValue {
+        var d = PropertyListDictionary()
+        let kind = switch source {
+        case .modelCache: "modelCache"
+        case .compiledModel: "compiledModel"
+        case .sourceModel: "sourceModel"
+        }
+        d.append(key: "source", value: .string(kind))
+        d.append(key: "path", value: .string(source.path))
+        d.append(key: "version", value: source.version.map { .string($0) } ?? .null)
+        d.append(key: "versionMatch", value: versionMatch.map { .string($0.rawValue) } ?? .null)
+        d.append(key: "entities", value: .integer(PropertyListInteger(model.entities.count)))
+        return .dictionary(d)
+    }
+}

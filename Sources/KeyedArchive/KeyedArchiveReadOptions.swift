@@ -1,5 +1,7 @@
 import PropertyList
 import TypedStream
+import NIBArchive
+import Bookmark
 
 /// Choices and limits for reading keyed archives.
 public struct KeyedArchiveReadOptions: Sendable, Hashable {
@@ -12,6 +14,10 @@ public struct KeyedArchiveReadOptions: Sendable, Hashable {
     public var maximumDepth: Int = PropertyListReadOptions.default.maximumDepth
     /// Limits for NSArchiver typedstreams, which every reader of archives also takes.
     public var typedStream: TypedStreamReadOptions = .default
+    /// Limits for compiled nibs (NIBArchive), which every reader of archives also takes.
+    public var nibArchive: NIBArchiveReadOptions = .default
+    /// Limits for bookmark data found in archives and plists.
+    public var bookmark: BookmarkReadOptions = .default
 
     public init() {}
 

@@ -102,6 +102,8 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
     /// Counts one value.
     ///
     /// - Parameters:
+    ///   - stored: the value, as the classifier read it.
+    ///   - key: the row's key, kept for the examples.
     ///   - judge: the list archives are judged by; nil when the app's own code judges them
     ///     (classes are counted, no verdict).
     ///   - maximumExamples: how many example rows to keep.
@@ -150,15 +152,14 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
             // No secure unarchiver reads a typedstream: refused whatever its classes. The classes
             // a keyed archive of it would still need are counted as a keyed archive's are.
             guard let archive = stored.archive else { break }
-            var seen: Set<String> = []
-            for object in archive.decodedObjects where seen.insert(object.readableClassName).inserted {
-                classes[object.readableClassName, default: 0] += 1
-            }
+            // The stream's own classes, not the run tables its keyed form adds.
+            let names = archive.sourceClassCounts.map(\.name)
+            for name in names { classes[name, default: 0] += 1 }
             guard let judge else { break }
             refused += 1
-            let names = archive.classCounts.map(\.name).joined(separator: ", ")
+            let listed = names.joined(separator: ", ")
             if judge.verdicts.accepts(archive) {
-                example("an NSArchiver typedstream (\(names)), which no secure unarchiver reads: migrate it (--to archive for NSSecureUnarchiveFromData, or --to json)")
+                example("an NSArchiver typedstream (\(listed)), which no secure unarchiver reads: migrate it (--to archive for NSSecureUnarchiveFromData, or --to json)")
                 break
             }
             let signature = "typedstream\u{0}" + ClassVerdictCache.signature(of: archive, trustsArchiveHierarchy: judge.checker.allowList.trustsArchiveHierarchy)
@@ -169,7 +170,7 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
                 let verdict = judge.checker.check(archive)
                 refusal = Refusal(accepted: false, classes: Array(Set(verdict.violations.map(\.readableClassName))).sorted(),
                                   suggestions: verdict.suggestedAdditions,
-                                  message: "an NSArchiver typedstream (\(names)), which no secure unarchiver reads; as a keyed archive it would need --allow " + verdict.suggestedAdditions.joined(separator: ","))
+                                  message: "an NSArchiver typedstream (\(listed)), which no secure unarchiver reads; as a keyed archive it would need --allow " + verdict.suggestedAdditions.joined(separator: ","))
                 refusals[signature] = refusal
             }
             for name in refusal.classes { refusedClasses[name, default: 0] += 1 }

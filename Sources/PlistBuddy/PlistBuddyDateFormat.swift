@@ -1,4 +1,5 @@
 import Foundation
+internal import SystemInterface
 
 /// How PlistBuddy prints and reads dates: in the local time zone, as `strftime` and
 /// `strptime` write `%a %b %d %H:%M:%S %Z %Y` (`Mon Jan 01 00:00:00 UTC 2024`).

@@ -18,7 +18,9 @@ public struct PropertyListReader: Sendable {
     /// JSON is what writes them (`unarchive --to json` of a string, number or bool root), and an
     /// empty object means the same in both. Other text is OpenStep.
     ///
-    /// - Parameter fileExtension: the input file's extension (`json`, `plist`), or nil.
+    /// - Parameters:
+    ///   - data: the whole document, in any of the four formats.
+    ///   - fileExtension: the input file's extension (`json`, `plist`), or nil.
     /// - Returns: the root value and the format it was read from.
     /// - Throws: `PropertyListError` saying what is wrong and where.
     public func read(_ data: Data, fileExtension: String? = nil) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {

@@ -2,6 +2,7 @@ import CoreDataModel
 import CoreDataStore
 import Foundation
 import GRDB
+import KeyedArchive
 import PropertyList
 import TypedStreamFixtures
 
@@ -20,10 +21,18 @@ import TypedStreamFixtures
 /// - `tags`: an NSArray of NSString (`tags(_:)`).
 public struct LegacyNotesStoreFixture: Sendable {
     public var noteCount: Int
+    /// Leave `body` and `tags` NULL: a store whose only values are colors (the benchmark's).
+    public var colorsOnly = false
+    /// Write each color as the keyed archive macOS writes of it (`NSColorSpace` 1, `NSRGB`)
+    /// instead of a typedstream: the same store after `migrate --to archive`, or an app that
+    /// used NSKeyedUnarchiveFromData.
+    public var keyedColors = false
     public var storeUUID = UUID(uuidString: "7E3D2C1B-4A59-4F6E-8D7C-0B1A2E3F4C5D") ?? UUID()
 
-    public init(noteCount: Int = 30) {
+    public init(noteCount: Int = 30, colorsOnly: Bool = false, keyedColors: Bool = false) {
         self.noteCount = noteCount
+        self.colorsOnly = colorsOnly
+        self.keyedColors = keyedColors
     }
 
     public static func hasColor(_ pk: Int) -> Bool { pk % 9 != 0 }
@@ -52,6 +61,7 @@ public struct LegacyNotesStoreFixture: Sendable {
         }
         let uuid = storeUUID
         let count = noteCount
+        let (colorsOnly, keyedColors) = (self.colorsOnly, self.keyedColors)
         try FixtureSQLite.run(path) {
             let queue = try DatabaseQueue(path: path)
             defer { try? queue.close() }
@@ -73,7 +83,8 @@ public struct LegacyNotesStoreFixture: Sendable {
                     try db.execute(sql: "INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", arguments: [cache])
                     for pk in 1 ... max(1, count) where count > 0 {
                         try db.execute(sql: "INSERT INTO ZNOTE (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZBODY, ZTAGS, ZTEXTCOLOR) VALUES (?, 1, 1, ?, ?, ?, ?)",
-                                       arguments: [pk, "Note \(pk)", Self.body(pk), Self.tagsBlob(pk), Self.hasColor(pk) ? Self.colorBlob(pk) : nil])
+                                       arguments: [pk, "Note \(pk)", colorsOnly ? nil : Self.body(pk), colorsOnly ? nil : Self.tagsBlob(pk),
+                                                   !Self.hasColor(pk) ? nil : keyedColors ? try Self.keyedColorBlob(pk) : Self.colorBlob(pk)])
                     }
                     return .commit
                 }
@@ -93,6 +104,18 @@ public struct LegacyNotesStoreFixture: Sendable {
     public static func colorBlob(_ pk: Int) -> Data {
         let c = color(pk)
         return stream(F.color(kind: 1, components: [c.red, c.green, c.blue, c.alpha]))
+    }
+
+    /// The same color as macOS's NSKeyedArchiver writes it: `NSColorSpace` 1 and `NSRGB`.
+    public static func keyedColorBlob(_ pk: Int) throws -> Data {
+        let c = color(pk)
+        var b = KeyedArchiveBuilder()
+        let text = [c.red, c.green, c.blue].map { String(format: "%.10g", Double($0)) }.joined(separator: " ")
+        let root = b.object("NSColor", fields: [
+            ArchivedField(key: "NSColorSpace", value: .inline(.integer(PropertyListInteger(1)))),
+            ArchivedField(key: "NSRGB", value: .inline(.data(Data(text.utf8) + [0]))),
+        ])
+        return try KeyedArchiveWriter().write(b.archive(root: root))
     }
 
     /// The note's NSMutableAttributedString: one plain run, or on every 4th note a bold word and

@@ -5,6 +5,8 @@ import KeyedArchive
 import PropertyList
 import Synchronization
 import TypedStream
+import NIBArchive
+import Bookmark
 
 /// Reads one document (a property list or a keyed archive) and says what it is: its record,
 /// then a record for each document inside its data, to `SweepOptions.maximumNesting` levels.
@@ -51,11 +53,16 @@ struct DocumentAnalyzer: Sendable {
             return
         }
         guard let format else {
+            if Bookmark.isBookmark(data) {
+                emitBookmark(data, path: path, emit: emit)
+                return
+            }
             do {
                 let archive = try KeyedArchive(data: data, options: options.readOptions)
                 emitArchive(archive, path: path, format: nil, size: data.count, nesting: nesting, emit: emit)
             } catch {
-                emit(.unreadable(path, size: data.count, "NSArchiver typedstream that does not read: \(error.description)"))
+                let what = NIBArchive.isNIBArchive(data) ? "compiled nib (NIBArchive)" : "NSArchiver typedstream"
+                emit(.unreadable(path, size: data.count, "\(what) that does not read: \(error.description)"))
             }
             return
         }
@@ -96,6 +103,8 @@ struct DocumentAnalyzer: Sendable {
         // Most data is neither: a look at the first byte settles it before any copy.
         let first = data[data.startIndex]
         if first == 0x04, TypedStream.isTypedStream(data) { return (nil, true) }
+        if first == UInt8(ascii: "N"), NIBArchive.isNIBArchive(data) { return (nil, true) }
+        if first == UInt8(ascii: "b") || first == UInt8(ascii: "a"), Bookmark.isBookmark(data) { return (nil, true) }
         switch first {
         case UInt8(ascii: "b"), UInt8(ascii: "<"), 0xEF, 0xFE, 0xFF, 0x00, 0x20, 0x0A, 0x09, 0x0D: break
         case UInt8(ascii: "{") where options.includesJSON, UInt8(ascii: "[") where options.includesJSON: break
@@ -120,10 +129,11 @@ struct DocumentAnalyzer: Sendable {
     /// unarchiver reads one; its refused classes are those a keyed archive of it would need.
     func emitArchive(_ archive: KeyedArchive, path: String, format: PropertyListFormat?, size: Int, nesting: Int,
                      emit: (SweepItem) -> Void) {
-        var item = SweepItem(path: path, kind: archive.isTypedStream ? .typedStream : .keyedArchive, format: format, size: size,
+        let kind: SweepItemKind = archive.isTypedStream ? .typedStream : archive.isNIBArchive ? .nibArchive : .keyedArchive
+        var item = SweepItem(path: path, kind: kind, format: format, size: size,
                              summary: rootSummary(archive), classes: Self.classes(of: archive))
         item.refusedClasses = refusedClasses(archive)
-        item.verdict = item.refusedClasses.isEmpty && !archive.isTypedStream ? .accepted : .refused
+        item.verdict = item.refusedClasses.isEmpty && kind == .keyedArchive ? .accepted : .refused
         item.text = Self.text(of: archive)
         if let graphs { capture(archive, into: &item, budget: graphs) }
         emit(item)
@@ -148,6 +158,26 @@ struct DocumentAnalyzer: Sendable {
         }
     }
 
+    /// The record of bookmark data: its target path, and in the summary the volume it is on and
+    /// who made it. Bookmark data that does not read is reported as damaged.
+    func emitBookmark(_ data: Data, path: String, emit: (SweepItem) -> Void) {
+        let bookmark: Bookmark
+        do {
+            bookmark = try Bookmark(data: data, options: options.readOptions.bookmark)
+        } catch {
+            emit(.unreadable(path, size: data.count, "bookmark data that does not read: \(error.description)"))
+            return
+        }
+        let fields = bookmark.fields
+        var summary = "bookmark data → " + (fields.path ?? "no path")
+        if let volume = fields.volumeName { summary += " on \(volume)" }
+        if let user = fields.creatorUserName { summary += ", made by \(user)" }
+        if fields.creationOptions?.withSecurityScope == true || !fields.securityExtensions.isEmpty { summary += ", security-scoped" }
+        var item = SweepItem(path: path, kind: .bookmark, size: data.count, summary: Self.shortened(summary))
+        item.target = fields.path
+        emit(item)
+    }
+
     /// Keeps the archive's graph as compact `inspect --format json`, within the budgets.
     func capture(_ archive: KeyedArchive, into item: inout SweepItem, budget: GraphBudget) {
         let objects = archive.decodedObjects.count
@@ -170,6 +200,12 @@ struct DocumentAnalyzer: Sendable {
 
     /// Classes by readable name with their object counts, most first.
     static func classes(of archive: KeyedArchive) -> [SweepClassCount] {
+        if archive.isTypedStream {
+            // The stream's own objects, not the run tables its keyed form adds.
+            return archive.sourceClassCounts.enumerated()
+                .sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
+                .map { SweepClassCount(name: $0.element.name, count: $0.element.count) }
+        }
         var counts: [String: Int] = [:]
         var order: [String] = []
         for object in archive.objects {

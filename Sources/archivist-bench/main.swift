@@ -17,6 +17,8 @@ import PropertyList
 //                               [--repeat N] [--write-inputs DIR]
 //                                                      (scan and migrate of stores and PostgreSQL columns, palette
 //                                                       and every value distinct, against another build, in rounds)
+//   archivist-bench --only typedstream [--cli PATH]    (typedstreams as a whole process, against
+//                                                       pytypedstream; scan of typedstream rows)
 //   archivist-bench --launch STDOUT -- COMMAND…        (internal: times one command and reads its rusage)
 //   archivist-bench --foundation-unarchive FILE        (internal: Foundation's side, one process)
 //   archivist-bench --foundation-plist FILE none|xml|binary OUT
@@ -60,6 +62,9 @@ while i < arguments.count {
     case "--dicts" where i + 1 < arguments.count:
         settings.dictionaryCount = Int(arguments[i + 1]) ?? settings.dictionaryCount
         i += 1
+    case "--value-records" where i + 1 < arguments.count:
+        settings.realWorldRecords = Int(arguments[i + 1]) ?? settings.realWorldRecords
+        i += 1
     case "--repeat" where i + 1 < arguments.count:
         settings.repetitions = max(1, Int(arguments[i + 1]) ?? 1)
         i += 1
@@ -74,6 +79,9 @@ while i < arguments.count {
         i += 1
     case "--store-rows" where i + 1 < arguments.count:
         settings.storeRows = Int(arguments[i + 1]) ?? settings.storeRows
+        i += 1
+    case "--typedstream-records" where i + 1 < arguments.count:
+        settings.typedStreamRecords = Int(arguments[i + 1]) ?? settings.typedStreamRecords
         i += 1
     case "--cli" where i + 1 < arguments.count:
         settings.cliPath = arguments[i + 1]
@@ -92,7 +100,7 @@ while i < arguments.count {
     case "--skip-foundation":
         settings.skipFoundation = true
     default:
-        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process|rows] [--cli PATH] [--baseline-cli PATH] [--postgres URL] [--shapes store,postgres] [--archive-records N] [--store-rows N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--value-records N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process|typedstream|rows] [--typedstream-records N] [--cli PATH] [--baseline-cli PATH] [--postgres URL] [--shapes store,postgres] [--archive-records N] [--store-rows N]\n".utf8))
         exit(64)
     }
     i += 1
@@ -101,6 +109,8 @@ if settings.groups == ["process"] {
     ProcessBenchmark(settings: settings).run()
 } else if settings.groups == ["rows"] {
     RowsBenchmark(settings: settings).run()
+} else if settings.groups == ["typedstream"] {
+    TypedStreamBenchmark(settings: settings).run()
 } else {
     PropertyListBenchmark(settings: settings).run()
 }

@@ -64,9 +64,9 @@ struct Archivist: ParsableCommand {
         let work = {
             if invokedAsPlutil {
                 // plutil's own syntax, whole: no archivist verb, option or help parsing.
-                Foundation.exit(PlutilEmulator(arguments: arguments).run())
+                Foundation.exit(Plutil.program(arguments, programName: "plutil").run())
             } else if arguments.first == "plutil" {
-                Foundation.exit(PlutilEmulator(arguments: Array(arguments.dropFirst()), programName: "archivist plutil").run())
+                Foundation.exit(Plutil.program(Array(arguments.dropFirst()), programName: "archivist plutil").run())
             } else if invokedAsPlistBuddy {
                 // PlistBuddy's own syntax, whole, as for plutil.
                 Foundation.exit(PlistBuddyCommandLine.program(arguments, programName: "PlistBuddy").run(console: PlistBuddyTerminal()))

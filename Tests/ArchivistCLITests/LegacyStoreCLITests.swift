@@ -1,4 +1,7 @@
 import CoreDataStore
+import KeyedArchive
+import PostgresFixtures
+import PostgresTable
 import Foundation
 import GRDB
 import StoreFixtures
@@ -147,5 +150,49 @@ import Testing
         let rerun = try ArchivistProcess.run(["migrate", store, "--attribute", "Note.body", "--to", "archive", "--no-backup"])
         #expect(rerun.status == 0, "\(rerun.err)")
         #expect(try Self.column(store, "ZBODY").allSatisfy { $0.value?.starts(with: Array("bplist".utf8)) == true })
+    }
+}
+
+/// A PostgreSQL column of NSArchiver typedstreams (an NSColor in each row, as a Mac app's
+/// backend received them): scanned and migrated as a keyed column is.
+@Suite(.enabled(if: PostgresTestServer.shouldRun, Comment(rawValue: PostgresTestServer.skipReason)))
+struct LegacyPostgresCLITests {
+    @Test func aTypedStreamColumnScansAsRefusedAndMigratesToKeyedArchivesAndToJSON() throws {
+        let schema = try PostgresTestSchema()
+        defer { schema.drop() }
+        let url = try PostgresTestServer.requireURL()
+        let rows = 200
+        for table in ["colors", "colors_json"] {
+            try schema.connection.execute("CREATE TABLE \(schema.qualified(table)) (id bigint PRIMARY KEY, payload bytea)")
+            let ids = (1 ... rows).map { withUnsafeBytes(of: Int64($0).bigEndian) { Data($0) } }
+            let blobs: [Data?] = (1 ... rows).map { LegacyNotesStoreFixture.colorBlob($0) }
+            _ = try schema.connection.query("INSERT INTO \(schema.qualified(table)) (id, payload) SELECT * FROM unnest($1::int8[], $2::bytea[])",
+                                            [.array(ids, elementType: PostgresType.int8), .array(blobs, elementType: PostgresType.bytea)])
+        }
+        let table = schema.qualified("colors")
+        let scan = try ArchivistProcess.run(["scan", url, "--table", table, "--column", "payload", "--format", "json"])
+        #expect(scan.status == 0, "\(scan.err)")
+        let report = try #require(try JSONSerialization.jsonObject(with: scan.stdout) as? [String: Any])
+        #expect((report["kinds"] as? [String: Int])?["typedStream"] == rows, "\(scan.out)")
+        #expect(((report["allowList"] as? [String: Any])?["refused"] as? Int) == rows, "\(scan.out)")
+
+        let keyed = try ArchivistProcess.run(["migrate", url, "--table", table, "--column", "payload", "--to", "archive"])
+        #expect(keyed.status == 0, "\(keyed.err)")
+        let result = try schema.connection.query("SELECT id, payload FROM \(table) ORDER BY id")
+        for row in 0 ..< result.rowCount {
+            let bytes = try #require(result.data(row, 1))
+            let archive = try KeyedArchive(data: bytes)
+            #expect(!archive.isTypedStream)
+            #expect(archive.rootObject?.className == "NSColor")
+        }
+        let json = try ArchivistProcess.run(["migrate", url, "--table", schema.qualified("colors_json"), "--column", "payload", "--to", "json",
+                                             "--allow", "NSColor"])
+        #expect(json.status == 0, "\(json.err)")
+        let migrated = try schema.connection.query("SELECT id, payload FROM \(schema.qualified("colors_json")) ORDER BY id")
+        for row in 0 ..< migrated.rowCount {
+            let id = Int(migrated.int64(row, 0) ?? 0)
+            let color = try JSONDecoder().decode(LegacyStoreCLITests.Color.self, from: try #require(migrated.data(row, 1)))
+            #expect(color.red == Double(LegacyNotesStoreFixture.color(id).red), "id \(id)")
+        }
     }
 }

@@ -47,6 +47,25 @@ struct TypedStreamCLITests {
         }
     }
 
+    @Test func inspectShowsTheStreamItselfClassesWithVersionsAndEveryGroup() throws {
+        let text = try ArchivistProcess.run(["inspect", Self.colorList])
+        #expect(text.out.contains("30 objects, 2 classes in an NSArchiver typedstream (little-endian, system version 1000)"), "\(text.out)")
+        #expect(text.out.contains("NSString v1  15"))
+        let compact = try ArchivistProcess.run(["inspect", "--format", "json", Self.colorList])
+        let member = try #require((try JSONSerialization.jsonObject(with: compact.stdout) as? [String: Any])?["typedStream"] as? [String: Any])
+        #expect(member["byteOrder"] as? String == "little")
+        #expect((member["classes"] as? [[String: Any]])?.map { $0["name"] as? String } == ["NSColor", "NSObject", "NSString"])
+        #expect(member["objects"] == nil, "groups only with --all-members")
+        let full = try ArchivistProcess.run(["inspect", "--format", "json", "--all-members", Self.colorList])
+        let all = try #require((try JSONSerialization.jsonObject(with: full.stdout) as? [String: Any])?["typedStream"] as? [String: Any])
+        let contents = try #require(all["contents"] as? [[String: Any]])
+        #expect(contents.count == 17, "version, name and count, then 15 pairs")
+        #expect(contents[1]["encoding"] as? String == "@i")
+        let objects = try #require(all["objects"] as? [[String: Any]])
+        #expect(objects.count == 30)
+        #expect((objects[0]["groups"] as? [[String: Any]])?.map { $0["encoding"] as? String } == ["c", "ffff"])
+    }
+
     @Test func checkRefusesATypedStreamWhateverItsClassesAndSaysTheWayForward() throws {
         let r = try ArchivistProcess.run(["check", "--allow", "NSColor", "-"], stdin: Self.colorBlob)
         #expect(r.status == 1)
@@ -103,6 +122,21 @@ struct TypedStreamCLITests {
         let r = try ArchivistProcess.run(["lint", Self.colorList])
         #expect(r.status == 1)
         #expect(r.err.contains("not a property list: NSArchiver typedstream, 576 bytes; `archivist inspect`, `unarchive` and `rewrite --to keyed` read it"))
+    }
+
+    @Test func sweepFindsATypedStreamInAPreferencesPlistsData() throws {
+        // Preferences bound through NSUnarchiveFromData: an NSColor as typedstream <data>.
+        var prefs = PropertyListDictionary()
+        prefs.append(key: "HighlightColor", value: .data(Self.colorBlob))
+        let path = try Self.temporary("com.example.editor.plist", try BinaryPropertyListWriter().write(.dictionary(prefs)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try ArchivistProcess.run(["sweep", path, "--format", "jsonl"])
+        #expect(r.status == 0, "\(r.err)")
+        let records = r.out.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let color = try #require(records.first { ($0["path"] as? String)?.hasSuffix("/root.HighlightColor") == true }, "\(r.out)")
+        #expect(color["kind"] as? String == "typedStream")
+        #expect(color["verdict"] as? String == "refused")
+        #expect((color["summary"] as? String)?.hasPrefix("NSColor rgba(0.176, 0.165, 0.51, 1)") == true, "\(color)")
     }
 
     @Test func aTypedStreamInAPlistsDataIsANestedDocument() throws {

@@ -14,8 +14,20 @@ extension KeyedArchive {
         var archiver = TypedStreamKeyedArchiver(stream: stream)
         let plist = archiver.archive()
         try self.init(plist: plist, options: options)
+        // The plist is made again when asked for: most callers never look at it.
+        plistSource = PlistSource(keyedFormOf: stream)
         self.archiver = "NSArchiver"
         self.version = stream.header.systemVersion
         self.typedStream = stream
+    }
+
+    /// Each class name with how many objects have it, as the source holds them: for a
+    /// typedstream, the stream's own objects (not the run tables and name strings its keyed
+    /// form adds); for a keyed archive, `classCounts`.
+    public var sourceClassCounts: [(name: String, count: Int)] {
+        guard let typedStream else { return classCounts }
+        return typedStream.classCounts.map { entry in
+            (SwiftClassName.demangle(entry.name) ?? entry.name, entry.count)
+        }
     }
 }

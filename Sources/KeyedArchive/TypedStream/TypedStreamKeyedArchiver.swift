@@ -23,6 +23,17 @@ struct TypedStreamKeyedArchiver {
     var objects: [PropertyListValue]
     /// The UID of each class description, by its chain of names.
     var classUIDs: [[String]: Int] = [:]
+    /// What every object of a stream class shares, worked out once per class: its chain, the
+    /// first class of the chain with a reader, and its class description's UID.
+    var plans: [ClassPlan?] = []
+
+    struct ClassPlan {
+        var chain: [String]
+        /// The reader of the first known class in the chain, and that class's place in it.
+        var reader: (level: Int, read: Reader)?
+        /// The class description's UID, once an object of the class needs one.
+        var classUID: Int?
+    }
 
     init(stream: TypedStream) {
         self.stream = stream
@@ -122,26 +133,63 @@ struct TypedStreamKeyedArchiver {
     /// groups are as that class writes them, else every value under `$0`, `$1`….
     mutating func encode(objectAt index: Int) -> PropertyListValue {
         let object = stream.objects[index]
-        let chain = stream.classChain(of: object)
+        let plan = plan(forClass: object.classIndex)
         var groups = TypedStreamGroupCursor(object.groups)
-        for (level, name) in chain.enumerated() {
-            guard let read = Self.readers[name] else { continue }
+        if let (level, read) = plan.reader {
             var attempt = groups
-            guard let result = read(&self, &attempt, chain, level) else { break }
-            groups = attempt
-            switch result {
-            case .inline(let value) where groups.isAtEnd && level == 0:
-                return value
-            case .inline(let value):
-                // An inline kind with groups left over (a subclass of NSString, say): an object
-                // with the value under the key a keyed coder would give it, and the rest after.
-                return self.object(chain, [(Self.inlineKey(value), value)] + genericFields(&groups, startingAt: 0))
-            case .fields(let fields):
-                return self.object(chain, fields + genericFields(&groups, startingAt: 0))
+            if let result = read(&self, &attempt, plan.chain, level) {
+                groups = attempt
+                switch result {
+                case .inline(let value) where groups.isAtEnd && level == 0:
+                    return value
+                case .inline(let value):
+                    // An inline kind with groups left over (a subclass of NSString, say): an
+                    // object with the value under the key a keyed coder would give it, and the
+                    // rest after.
+                    return self.object(ofClass: object.classIndex, [(Self.inlineKey(value), value)] + genericFields(&groups, startingAt: 0))
+                case .fields(let fields):
+                    return self.object(ofClass: object.classIndex, fields + genericFields(&groups, startingAt: 0))
+                }
             }
         }
         var all = TypedStreamGroupCursor(object.groups)
-        return self.object(chain, genericFields(&all, startingAt: 0))
+        return self.object(ofClass: object.classIndex, genericFields(&all, startingAt: 0))
+    }
+
+    /// The plan of stream class `index`, made the first time an object of it is met.
+    mutating func plan(forClass index: Int) -> ClassPlan {
+        if index >= 0, index < plans.count, let known = plans[index] { return known }
+        let chain = stream.classChain(ofClass: index)
+        var plan = ClassPlan(chain: chain)
+        if let level = chain.firstIndex(where: { Self.readers[$0] != nil }), let read = Self.readers[chain[level]] {
+            plan.reader = (level, read)
+        }
+        if index >= 0, index < stream.classes.count {
+            if plans.count < stream.classes.count { plans = Array(repeating: nil, count: stream.classes.count) }
+            plans[index] = plan
+        }
+        return plan
+    }
+
+    /// A keyed object of stream class `index` with `fields`; its class description is looked up
+    /// once per class.
+    mutating func object(ofClass index: Int, _ fields: [(String, PropertyListValue)]) -> PropertyListValue {
+        var plan = plan(forClass: index)
+        let uid: Int
+        if let known = plan.classUID {
+            uid = known
+        } else {
+            uid = classUID(plan.chain)
+            plan.classUID = uid
+            if index >= 0, index < plans.count { plans[index] = plan }
+        }
+        var dictionary = PropertyListDictionary()
+        dictionary.reserveCapacity(fields.count + 1)
+        for (key, value) in fields {
+            dictionary.append(key: .string(KeyedArchiveWriter.escape(key)), value: value)
+        }
+        dictionary.append(key: "$class", value: .uid(UInt64(uid)))
+        return .dictionary(dictionary)
     }
 
     static func inlineKey(_ value: PropertyListValue) -> String {
@@ -421,8 +469,33 @@ struct TypedStreamKeyedArchiver {
     static func componentText(_ components: [Double]) -> Data {
         var shown = components
         if shown.count > 1, shown.last == 1 { shown.removeLast() }
-        let text = shown.map { String(format: "%.10g", $0) }.joined(separator: " ")
-        return Data(text.utf8) + [0]
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(shown.count * 13)
+        for (i, component) in shown.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: " ")) }
+            appendTenDigits(component, to: &bytes)
+        }
+        bytes.append(0)
+        return Data(bytes)
+    }
+
+    /// `%.10g` of `value` by the C library (String(format:) costs ten times as much), its
+    /// decimal point a `.` whatever the locale.
+    static func appendTenDigits(_ value: Double, to bytes: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 32) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let length = Int(withVaList([value]) { vsnprintf(base, 32, "%.10g", $0) })
+            for i in 0 ..< min(max(length, 0), 31) {
+                let b = UInt8(bitPattern: base[i])
+                switch b {
+                case UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "e"), UInt8(ascii: "i"),
+                     UInt8(ascii: "n"), UInt8(ascii: "f"), UInt8(ascii: "a"):
+                    bytes.append(b)
+                default:
+                    bytes.append(UInt8(ascii: "."))
+                }
+            }
+        }
     }
 
     /// NSFont: its name as a serialized property list (`-[NSArchiver encodePropertyList:]`: a
