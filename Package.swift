@@ -124,6 +124,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // The differential harness against Core Foundation's reader (docs/parity.md): test
+        // support, run by CI; in no product.
+        .executableTarget(
+            name: "archivist-parity",
+            dependencies: ["PropertyList", "KeyedArchive"]
+        ),
         .executableTarget(
             name: "archivist-fixtures",
             dependencies: ["PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataStore", "StoreFixtures", "PostgresTable", "PostgresFixtures"]
