@@ -87,6 +87,7 @@ public struct BinaryPropertyListConverter: Sendable {
         return data.withUnsafeBytes { raw -> Bool in
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
+                guard parser.isPlainFile else { return false }
                 if writesInPieces, raw.count >= minimumBytesForWorkers,
                    let split = try transcodeXMLInPieces(parser, drain: drain, finished: finished) {
                     return split
@@ -163,6 +164,7 @@ public struct BinaryPropertyListConverter: Sendable {
             defer { check?.cancel() }
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
+                guard parser.isPlainFile else { return false }
                 if workers > 1, raw.count >= minimumBytesForWorkers { check = DistinctScalarCheck.start(parser) }
                 let inputWidth = BinaryPropertyListObjectTable.width(for: max(parser.trailer.objectCount - 1, 0))
                 var refSize = inputWidth

@@ -27,7 +27,7 @@ extension BinaryPropertyListParser {
     mutating func openArray(_ index: Int, at start: Int, depth: Int) throws(PropertyListError) -> (count: Int, refs: Int) {
         let (count, body) = try self.count(Int(bytes[start] & 0x0F), at: start, index: index)
         let refs = try self.refs(count, at: body, index: index)
-        try open(index, depth: depth)
+        try open(index, depth: depth, count: count)
         return (count, refs)
     }
 
@@ -39,7 +39,7 @@ extension BinaryPropertyListParser {
         let (pairs, overflow) = count.multipliedReportingOverflow(by: 2)
         guard !overflow else { throw Self.needsTree }
         let refs = try self.refs(pairs, at: body, index: index)
-        try open(index, depth: depth)
+        try open(index, depth: depth, count: count)
         return (count, refs)
     }
 
@@ -71,7 +71,8 @@ extension BinaryPropertyListParser {
     func integer(at start: Int) -> PropertyListInteger {
         let size = 1 << Int(bytes[start] & 0x0F)
         if size == 16 {
-            return PropertyListInteger(high: Int64(bitPattern: be(start + 1, 8)), low: be(start + 9, 8))
+            // CF keeps the last eight bytes, unsigned, and drops the first eight.
+            return PropertyListInteger(high: 0, low: be(start + 9, 8))
         }
         let v = be(start + 1, size)
         return size == 8 ? PropertyListInteger(Int64(bitPattern: v)) : PropertyListInteger(v)
@@ -208,7 +209,10 @@ extension BinaryPropertyListParser {
         XMLPropertyListText.tabs(indent, into: &t.out)
         let refSize = trailer.objectRefSize
         switch marker >> 4 {
-        case 0xA, 0xC:
+        case 0xC:
+            // A set keeps one of equal members, as the reader finds them.
+            throw Self.needsTree
+        case 0xA:
             let (count, refs) = try openArray(index, at: start, depth: depth)
             if count == 0 {
                 t.out.append("<array/>\n")
@@ -262,6 +266,8 @@ extension BinaryPropertyListParser {
             names.append(name)
         }
         let sorted = XMLPropertyListText.SortedKeys(names: names)
+        // A key written twice: the reader keeps the entry CF keeps.
+        guard !sorted.hasRepeats else { throw Self.needsTree }
         t.recentKeys.remember(KnownKeys(refs: refs, count: count, weight: grown(since: before), made: sorted))
         return sorted
     }
@@ -346,7 +352,10 @@ extension BinaryPropertyListParser {
         let start = offset(index)
         let marker = bytes[start]
         switch marker >> 4 {
-        case 0xA, 0xC:
+        case 0xC:
+            // A set keeps one of equal members, as the reader finds them.
+            throw Self.needsTree
+        case 0xA:
             let (count, refs) = try openArray(index, at: start, depth: depth)
             guard let (output, to) = t.file.beginCollection(marker >> 4, entries: count, references: count) else { throw Self.needsTree }
             try transcodeBinaryChildren(count, refs: refs, to: to, depth: depth + 1, into: &t)
@@ -431,12 +440,22 @@ extension BinaryPropertyListParser {
         for i in 0..<count {
             let key = ref(refs + i * trailer.objectRefSize)
             let at = offset(key)
-            // A collection as a key: the reader's error.
+            // Keys other than strings (a collection is the reader's error; CF compares numbers
+            // across integer and real) are left to the reader.
             let kind = bytes[at] >> 4
-            guard kind != 0xA, kind != 0xC, kind != 0xD else { throw Self.needsTree }
+            guard kind == 0x5 || kind == 0x6 else { throw Self.needsTree }
             let output = try transcodeBinaryScalar(key, at: at, into: &t)
             indexes.append(output)
             t.file.setReference(output, at: to + i * width)
+        }
+        // Equal keys are one output object: a key written twice is left to the reader, which
+        // keeps the entry CF keeps.
+        if count > 1 {
+            if count <= 16 {
+                for i in 1..<count where indexes[..<i].contains(indexes[i]) { throw Self.needsTree }
+            } else if Set(indexes).count != count {
+                throw Self.needsTree
+            }
         }
         t.recentKeys.remember(KnownKeys(refs: refs, count: count, weight: grown(since: before), made: indexes))
     }

@@ -8,19 +8,20 @@ public struct PropertyListReader: Sendable {
         self.options = options
     }
 
-    /// Reads `data`, whose format is detected from its content, and for text from the name of
-    /// the file it came from.
+    /// Reads `data`, whose format is found as Core Foundation finds it, and for text from the
+    /// name of the file it came from.
     ///
-    /// Binary and XML are known by their first bytes. Text is JSON when it opens an array or an
-    /// object with a `"key":`, when the file's extension is `json` (a `.json` file is never read
-    /// as OpenStep, so its errors are JSON's), or when the whole document is a JSON scalar
-    /// (`true`, `42`, `null`, `"a\/b"`) or `{}`: OpenStep would read the scalars as strings, but
-    /// JSON is what writes them (`unarchive --to json` of a string, number or bool root), and an
-    /// empty object means the same in both. Other text is OpenStep.
+    /// CF tries, in turn, a binary property list (when the data starts with `bplist0`), XML,
+    /// and OpenStep, and the first that reads the data gives the value (CFPropertyList.c,
+    /// `_CFPropertyListCreateWithData`); so does this reader. JSON, which CF does not read, is
+    /// tried last, so that whatever CF reads is read as CF reads it (`42` is the OpenStep string
+    /// "42") and a JSON document CF refuses (`[1, 2]`, `{"a": 1}`) is still read. A file whose
+    /// extension is `json` is read as JSON only, so its errors are JSON's.
     ///
     /// - Parameter fileExtension: the input file's extension (`json`, `plist`), or nil.
     /// - Returns: the root value and the format it was read from.
-    /// - Throws: `PropertyListError` saying what is wrong and where.
+    /// - Throws: `PropertyListError` saying what is wrong and where: the error of the format the
+    ///   data looks most like (see `PropertyListFormat.detect`).
     public func read(_ data: Data, fileExtension: String? = nil) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
         var ignored: [PropertyListWarning] = []
         return try read(data, fileExtension: fileExtension, warnings: &ignored)
@@ -30,33 +31,69 @@ public struct PropertyListReader: Sendable {
     /// key repeated in a dictionary) to `warnings`.
     public func read(_ data: Data, fileExtension: String? = nil, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
         try options.checkInputSize(data.count)
-        let isJSONFile = fileExtension?.lowercased() == "json"
-        guard let detected = PropertyListFormat.detect(data) else {
-            if isJSONFile { return (try read(data, as: .json, warnings: &warnings), .json) }
-            throw PropertyListError(.unrecognizedFormat, data.isEmpty ? "empty input" : "not a property list", at: .byteOffset(0))
+        if fileExtension?.lowercased() == "json" { return (try read(data, as: .json, warnings: &warnings), .json) }
+        return try readInCoreFoundationOrder(data, warnings: &warnings) { data throws(PropertyListError) in
+            try BinaryPropertyListReader(options: options).read(data)
         }
-        guard detected == .openStep else { return (try read(data, as: detected, warnings: &warnings), detected) }
-        if isJSONFile { return (try read(data, as: .json, warnings: &warnings), .json) }
-        if PropertyListFormat.mayBeJSON(data) {
-            var found: [PropertyListWarning] = []
-            if let value = try? JSONPropertyListReader(options: options).read(data, warnings: &found) {
-                warnings += found
-                return (value, .json)
+    }
+
+    /// Tries the formats in CF's order, then JSON; `binary` reads a binary plist.
+    private func readInCoreFoundationOrder(_ data: Data, warnings: inout [PropertyListWarning],
+                                           binary: (Data) throws(PropertyListError) -> PropertyListValue) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
+        var failures: [(format: PropertyListFormat, error: PropertyListError)] = []
+        if data.starts(with: Self.binaryMagic) {
+            do throws(PropertyListError) {
+                return (try binary(data), .binary)
+            } catch {
+                failures.append((.binary, error))
             }
         }
-        return (try read(data, as: .openStep, warnings: &warnings), .openStep)
+        var found: [PropertyListWarning] = []
+        do throws(PropertyListError) {
+            let value = try XMLPropertyListReader(options: options).read(data, warnings: &found)
+            warnings += found
+            return (value, .xml)
+        } catch {
+            if error != XMLPropertyListLexer.notXML { failures.append((.xml, error)) }
+        }
+        found = []
+        do throws(PropertyListError) {
+            let value = try OpenStepPropertyListReader(options: options).read(data, warnings: &found)
+            warnings += found
+            return (value, .openStep)
+        } catch {
+            failures.append((.openStep, error))
+        }
+        let detected = PropertyListFormat.detect(data)
+        if detected == .json || PropertyListFormat.mayBeJSON(data) {
+            found = []
+            do throws(PropertyListError) {
+                let value = try JSONPropertyListReader(options: options).read(data, warnings: &found)
+                warnings += found
+                return (value, .json)
+            } catch {
+                failures.append((.json, error))
+            }
+        }
+        // The error of the format the data looks like, else the first one met.
+        if data.isEmpty { throw PropertyListError(.unrecognizedFormat, "empty input", at: .byteOffset(0)) }
+        if let detected, let failure = failures.first(where: { $0.format == detected }) { throw failure.error }
+        if detected == nil { throw PropertyListError(.unrecognizedFormat, "not a property list", at: .byteOffset(0)) }
+        throw failures.first?.error ?? PropertyListError(.unrecognizedFormat, "not a property list", at: .byteOffset(0))
     }
+
+    static let binaryMagic = Data("bplist".utf8)
 
     /// Checks `data` as `read(_:fileExtension:warnings:)` reads it, with the same errors,
     /// warnings and limits, and returns only the format: a binary property list is checked
     /// without building its tree (see `BinaryPropertyListReader.validate(_:)`).
     public func validate(_ data: Data, fileExtension: String? = nil, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListFormat {
         try options.checkInputSize(data.count)
-        if PropertyListFormat.detect(data) == .binary {
+        if fileExtension?.lowercased() == "json" { return try read(data, fileExtension: fileExtension, warnings: &warnings).format }
+        return try readInCoreFoundationOrder(data, warnings: &warnings) { data throws(PropertyListError) in
             try BinaryPropertyListReader(options: options).validate(data)
-            return .binary
-        }
-        return try read(data, fileExtension: fileExtension, warnings: &warnings).format
+            return .null
+        }.format
     }
 
     /// Checks `data` as the given format, as `read(_:as:warnings:)` reads it.
@@ -76,8 +113,9 @@ public struct PropertyListReader: Sendable {
     /// - Returns: the value, nil when the path names nothing, and the format detected.
     public func read(_ data: Data, at keyPath: PropertyListKeyPath, fileExtension: String? = nil) throws(PropertyListError) -> (value: PropertyListValue?, format: PropertyListFormat) {
         try options.checkInputSize(data.count)
-        if PropertyListFormat.detect(data) == .binary {
-            return (try BinaryPropertyListReader(options: options).read(data, at: keyPath), .binary)
+        if fileExtension?.lowercased() != "json", data.starts(with: Self.binaryMagic),
+           let found = try? BinaryPropertyListReader(options: options).read(data, at: keyPath) {
+            return (found, .binary)
         }
         let (value, format) = try read(data, fileExtension: fileExtension)
         return (value.value(at: keyPath), format)

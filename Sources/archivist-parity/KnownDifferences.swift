@@ -7,8 +7,8 @@ import Foundation
 ///     # row <TAB> CF's verdict <TAB> ours <TAB> inputs
 ///     cf-crash-…	crashed	refused	corpus/path.plist#binary.marker@3=0x9f
 ///
-/// Verdicts are accepted, refused, crashed, hung or `*`; `accepted` on both sides means the
-/// values or formats differ. Inputs are a pattern over "corpus path#mutation" where `*`
+/// Verdicts are accepted, refused, crashed, hung or `*`, and `accepted:json` (or another format)
+/// for an input read as that format; `accepted` on both sides means the values or formats differ. Inputs are a pattern over "corpus path#mutation" where `*`
 /// stands for any run of characters.
 struct KnownDifferences {
     struct Row {
@@ -39,9 +39,15 @@ struct KnownDifferences {
     /// The row that explains this difference, if any.
     func row(for key: String, cf: ParityOutcome, ours: ParityOutcome) -> Row? {
         rows.first { row in
-            (row.cf == "*" || row.cf == cf.verdict) && (row.ours == "*" || row.ours == ours.verdict)
-                && Self.matches(key, row.pattern)
+            Self.verdictMatches(row.cf, cf) && Self.verdictMatches(row.ours, ours) && Self.matches(key, row.pattern)
         }
+    }
+
+    /// `*`, a verdict, or `accepted:FORMAT` for an input read as that format.
+    static func verdictMatches(_ expected: String, _ outcome: ParityOutcome) -> Bool {
+        if expected == "*" || expected == outcome.verdict { return true }
+        if case .accepted(let format, _) = outcome { return expected == "accepted:\(format)" }
+        return false
     }
 
     /// `*`-only glob matching.

@@ -128,7 +128,7 @@ import Testing
     @Test func octalEscapesAboveASCIIFollowFoundationsNeXTSTEPTable() {
         for byte in UInt8(0x80)...UInt8(0xFF) {
             let foundation = String(bytes: [byte], encoding: .nextstep)?.unicodeScalars.first?.value ?? 0
-            #expect(OpenStepParser.nextStepToUnicode(byte) == foundation, "byte 0x\(String(byte, radix: 16))")
+            #expect(CoreFoundationText.nextStepToUnicode(byte) == foundation, "byte 0x\(String(byte, radix: 16))")
         }
     }
 
@@ -344,7 +344,7 @@ import Testing
         // Each element is 1 to 3 octal digits; CF wraps the value to a byte and maps it through NeXTSTEP.
         let expected = Self.escapes(in: data).map { digits -> PropertyListValue in
             let byte = UInt8(truncatingIfNeeded: Int(digits, radix: 8) ?? -1)
-            return .string(String(Character(Unicode.Scalar(OpenStepParser.nextStepToUnicode(byte)) ?? "?")))
+            return .string(String(Character(Unicode.Scalar(CoreFoundationText.nextStepToUnicode(byte)) ?? "?")))
         }
         #expect(expected.count == 580)
         #expect(Self.firstMismatch(strings, expected) == nil)
