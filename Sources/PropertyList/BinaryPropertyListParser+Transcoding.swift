@@ -43,6 +43,27 @@ extension BinaryPropertyListParser {
         return (count, refs)
     }
 
+    /// Gives up (`needsTree`) on a set with two members CF holds equal, which the reader keeps
+    /// one of: sets are rare, so their scalar members are read and compared here.
+    mutating func checkDistinctMembers(_ count: Int, refs: Int) throws(PropertyListError) {
+        guard count > 1 else { return }
+        var members: [PropertyListValue] = []
+        members.reserveCapacity(count)
+        for i in 0..<count {
+            let member = ref(refs + i * trailer.objectRefSize)
+            switch bytes[offset(member)] >> 4 {
+            case 0xA, 0xC, 0xD:
+                // Collections are compared by what they hold: left to the reader.
+                throw Self.needsTree
+            default:
+                members.append(scalar(member))
+            }
+        }
+        guard CoreFoundationKeyEquality.repeats(in: members, object: { i in offset(ref(refs + i * trailer.objectRefSize)) }).isEmpty else {
+            throw Self.needsTree
+        }
+    }
+
     /// Whether the `count` key references at `refs` are those at `earlier`: dictionaries of one
     /// shape (CF uniques their keys) have the same bytes there.
     @inline(__always)
@@ -209,11 +230,9 @@ extension BinaryPropertyListParser {
         XMLPropertyListText.tabs(indent, into: &t.out)
         let refSize = trailer.objectRefSize
         switch marker >> 4 {
-        case 0xC:
-            // A set keeps one of equal members, as the reader finds them.
-            throw Self.needsTree
-        case 0xA:
+        case 0xA, 0xC:
             let (count, refs) = try openArray(index, at: start, depth: depth)
+            if marker >> 4 == 0xC { try checkDistinctMembers(count, refs: refs) }
             if count == 0 {
                 t.out.append("<array/>\n")
             } else {
@@ -352,11 +371,9 @@ extension BinaryPropertyListParser {
         let start = offset(index)
         let marker = bytes[start]
         switch marker >> 4 {
-        case 0xC:
-            // A set keeps one of equal members, as the reader finds them.
-            throw Self.needsTree
-        case 0xA:
+        case 0xA, 0xC:
             let (count, refs) = try openArray(index, at: start, depth: depth)
+            if marker >> 4 == 0xC { try checkDistinctMembers(count, refs: refs) }
             guard let (output, to) = t.file.beginCollection(marker >> 4, entries: count, references: count) else { throw Self.needsTree }
             try transcodeBinaryChildren(count, refs: refs, to: to, depth: depth + 1, into: &t)
             leave(index)

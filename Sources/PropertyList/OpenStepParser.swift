@@ -22,9 +22,16 @@ struct OpenStepParser: TextPropertyListParser {
     private var scratch: [UInt8] = []
     var stack: [OpenTextCollection<Kind>] = []
     var warnings: [PropertyListWarning] = []
-    /// The error of the last thing that failed, as CF keeps one; the one reported when the
-    /// document as a whole fails.
-    private var lastError: PropertyListError?
+    /// The error of the first thing that failed: the one reported when the document as a whole
+    /// fails (CF keeps the last; the first says what went wrong where).
+    private var lastError: PropertyListError? {
+        get { firstError }
+        set { if firstError == nil { firstError = newValue } }
+    }
+    private var firstError: PropertyListError?
+    /// A rule of ours was broken (a limit reached, a lone surrogate with `preservesInvalidUTF16`
+    /// off): the read stops, whatever CF's parser would do next.
+    private var limitError: PropertyListError?
 
     enum Kind: TextCollectionKind {
         case array, dictionary
@@ -129,7 +136,7 @@ struct OpenStepParser: TextPropertyListParser {
         guard skipSpace() else { return .dictionary(PropertyListDictionary()) }
         let begin = 0
         guard let root = run(.value(required: true, depth: 0)) else {
-            throw lastError ?? error(.malformed, "not a property list")
+            throw limitError ?? lastError ?? error(.malformed, "not a property list")
         }
         guard skipSpace() else { return root }
         // More follows: a string was the first key of a .strings file; anything else is junk.
@@ -139,10 +146,10 @@ struct OpenStepParser: TextPropertyListParser {
         pos = begin
         objectCount = 0
         decodedSize = 0
-        lastError = nil
+        firstError = nil
         stack.append(OpenTextCollection(kind: .stringsFile, start: pos))
         guard let file = run(.value(required: false, depth: 0), resumingStringsFile: true) else {
-            throw lastError ?? error(.malformed, "not a property list")
+            throw limitError ?? lastError ?? error(.malformed, "not a property list")
         }
         return file
     }
@@ -160,6 +167,7 @@ struct OpenStepParser: TextPropertyListParser {
                 let scalar = startValue(required: required, depth: depth)
                 step = startedCollection ? continueCollection() : .returned(scalar)
             case .returned(let value):
+                if limitError != nil { return nil }
                 if stack.count == base { return value }
                 step = childReturned(value)
             }
@@ -264,6 +272,7 @@ struct OpenStepParser: TextPropertyListParser {
     private mutating func dictionaryEntries(firstKey: Bool) -> Step {
         let top = stack.count - 1
         while true {
+            _ = skipSpace()
             let keyStart = pos
             guard let key = parseKey() else { break }
             guard skipSpace() else {
@@ -372,7 +381,7 @@ struct OpenStepParser: TextPropertyListParser {
     private mutating func countObject() -> Bool {
         objectCount += 1
         guard objectCount <= options.maximumObjectCount else {
-            lastError = error(.limitExceeded, "more than \(options.maximumObjectCount) values")
+            limitError = limitError ?? error(.limitExceeded, "more than \(options.maximumObjectCount) values")
             return false
         }
         return true
@@ -381,7 +390,7 @@ struct OpenStepParser: TextPropertyListParser {
     private mutating func countBytes(_ n: Int) -> Bool {
         decodedSize += n
         guard decodedSize <= options.maximumDecodedSize else {
-            lastError = error(.limitExceeded, "more than \(options.maximumDecodedSize) bytes of strings and data")
+            limitError = limitError ?? error(.limitExceeded, "more than \(options.maximumDecodedSize) bytes of strings and data")
             return false
         }
         return true
@@ -403,7 +412,7 @@ struct OpenStepParser: TextPropertyListParser {
             let slice = UnsafeBufferPointer(rebasing: text[start..<pos])
             pos += 1
             guard countObject(), countBytes(slice.count) else { return nil }
-            return Self.string(slice)
+            return string(slice)
         }
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<pos]))
@@ -432,13 +441,22 @@ struct OpenStepParser: TextPropertyListParser {
             guard slashed() else { return nil }
         }
         guard countObject(), countBytes(scratch.count) else { return nil }
-        return scratch.withUnsafeBufferPointer { Self.string($0) }
+        let bytes = scratch
+        return bytes.withUnsafeBufferPointer { string($0) }
     }
 
-    /// A string from generalized UTF-8: `.string` when it is valid, else the code units.
-    private static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> PropertyListValue {
+    /// A string from generalized UTF-8: `.string` when its code units are valid UTF-16 (two `\U`
+    /// escapes may make a pair), else the code units, which CF keeps (`preservesInvalidUTF16`;
+    /// off, such a string is refused).
+    private mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> PropertyListValue? {
         if CoreFoundationText.isValidUTF8(bytes) { return .string(String(decoding: bytes, as: UTF8.self)) }
-        return .invalidUTF16String(TextDecoding.utf16Units(ofGeneralizedUTF8: Array(bytes)))
+        let units = TextDecoding.utf16Units(ofGeneralizedUTF8: Array(bytes))
+        if let valid = String(validating: units, as: UTF16.self) { return .string(valid) }
+        guard options.preservesInvalidUTF16 else {
+            limitError = limitError ?? error(.invalidValue, "a string holds a lone surrogate (kept when preservesInvalidUTF16 is on, the default)")
+            return nil
+        }
+        return .invalidUTF16String(units)
     }
 
     /// CF's getSlashedChar, from the character after the backslash, appended to `scratch`:

@@ -16,7 +16,8 @@ public struct PropertyListReader: Sendable {
     /// `_CFPropertyListCreateWithData`); so does this reader. JSON, which CF does not read, is
     /// tried last, so that whatever CF reads is read as CF reads it (`42` is the OpenStep string
     /// "42") and a JSON document CF refuses (`[1, 2]`, `{"a": 1}`) is still read. A file whose
-    /// extension is `json` is read as JSON only, so its errors are JSON's.
+    /// extension is `json` is read as JSON (binary and XML still known by their first bytes),
+    /// so its errors are JSON's and what `unarchive --to json` wrote comes back as JSON.
     ///
     /// - Parameter fileExtension: the input file's extension (`json`, `plist`), or nil.
     /// - Returns: the root value and the format it was read from.
@@ -31,9 +32,20 @@ public struct PropertyListReader: Sendable {
     /// key repeated in a dictionary) to `warnings`.
     public func read(_ data: Data, fileExtension: String? = nil, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
         try options.checkInputSize(data.count)
-        if fileExtension?.lowercased() == "json" { return (try read(data, as: .json, warnings: &warnings), .json) }
+        if fileExtension?.lowercased() == "json", let format = Self.jsonFileFormat(data) {
+            return (try read(data, as: format, warnings: &warnings), format)
+        }
         return try readInCoreFoundationOrder(data, warnings: &warnings) { data throws(PropertyListError) in
             try BinaryPropertyListReader(options: options).read(data)
+        }
+    }
+
+    /// The format of a file named `.json`: binary or XML when its first bytes say so, else JSON.
+    private static func jsonFileFormat(_ data: Data) -> PropertyListFormat? {
+        switch PropertyListFormat.detect(data) {
+        case .binary: .binary
+        case .xml: .xml
+        default: .json
         }
     }
 
@@ -89,7 +101,10 @@ public struct PropertyListReader: Sendable {
     /// without building its tree (see `BinaryPropertyListReader.validate(_:)`).
     public func validate(_ data: Data, fileExtension: String? = nil, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListFormat {
         try options.checkInputSize(data.count)
-        if fileExtension?.lowercased() == "json" { return try read(data, fileExtension: fileExtension, warnings: &warnings).format }
+        if fileExtension?.lowercased() == "json", let format = Self.jsonFileFormat(data) {
+            try validate(data, as: format, warnings: &warnings)
+            return format
+        }
         return try readInCoreFoundationOrder(data, warnings: &warnings) { data throws(PropertyListError) in
             try BinaryPropertyListReader(options: options).validate(data)
             return .null

@@ -42,7 +42,7 @@ struct XMLPropertyListLexer {
         var isContainer: Bool { self == .plist || self == .array || self == .dict }
     }
 
-    /// A scalar element's value and where its start tag begins.
+    /// A scalar element's value and where its text begins (after its start tag).
     struct Scalar {
         var value: PropertyListValue
         var offset: Int
@@ -59,6 +59,17 @@ struct XMLPropertyListLexer {
     var textOffsets: [Int32] = []
     var scalars: [Scalar] = []
     var decodedSize = 0
+    /// The containers open, innermost last, with what names the element being read in them.
+    private var open: [OpenElement] = []
+
+    private struct OpenElement {
+        var name: Name
+        var start: Int
+        /// Elements begun in it so far.
+        var count = 0
+        /// In a dictionary, the last key read.
+        var key: String?
+    }
     /// Reused for text with references or CDATA.
     private var scratch: [UInt8] = []
 
@@ -77,7 +88,20 @@ struct XMLPropertyListLexer {
 
     func error(_ message: String, at offset: Int? = nil, code: PropertyListError.Code = .malformed) -> PropertyListError {
         let (line, column) = TextDecoding.lineColumn(of: min(offset ?? pos, end), in: text)
-        return PropertyListError(code, message, at: .lineColumn(line: line, column: column))
+        return PropertyListError(code, message, at: .lineColumn(line: line, column: column), keyPath: keyPath())
+    }
+
+    /// The path to the element being read: array indexes, and the keys whose values are read.
+    private func keyPath() -> [String] {
+        var path: [String] = []
+        for element in open where element.count > 0 {
+            switch element.name {
+            case .array: path.append("[\(element.count - 1)]")
+            case .dict: if element.count % 2 == 0, let key = element.key { path.append(key) }
+            default: break
+            }
+        }
+        return path
     }
 
     func endOfText(_ what: String) -> PropertyListError {
@@ -94,7 +118,7 @@ struct XMLPropertyListLexer {
             skipWhitespace()
             guard pos + 1 < end else {
                 if pos < end, text[pos] != UInt8(ascii: "<") { throw Self.notXML }
-                throw error("no property list element in the document", code: .truncated)
+                throw error("no property list value in the document")
             }
             guard text[pos] == UInt8(ascii: "<") else { throw Self.notXML }
             pos += 1
@@ -121,8 +145,7 @@ struct XMLPropertyListLexer {
 
     /// The root element and everything in it; stops after its end tag.
     private mutating func elements() throws(PropertyListError) {
-        // Open containers, innermost last, and how many of them are arrays and dictionaries.
-        var open: [(name: Name, start: Int)] = []
+        // How many of the open containers are arrays and dictionaries.
         var collections = 0
         var isRoot = true
         while true {
@@ -131,7 +154,7 @@ struct XMLPropertyListLexer {
                 skipWhitespace()
                 guard pos < end else { throw endOfText("inside <\(open[open.count - 1].name.text)>") }
                 guard text[pos] == UInt8(ascii: "<") else {
-                    throw error("unexpected \(describe(pos)) where an element should start")
+                    throw error("text outside a value: \(describe(pos)) where an element should start")
                 }
                 pos += 1
                 guard pos < end else { throw endOfText("inside <\(open[open.count - 1].name.text)>") }
@@ -162,10 +185,11 @@ struct XMLPropertyListLexer {
             // A start tag: its name ends at the first whitespace or `>`; `/` before `>` makes it
             // empty. Attributes are never read.
             let tagStart = pos - 1
+            if !open.isEmpty { open[open.count - 1].count += 1 }
             let (name, isEmpty) = try startTag()
             if name.isContainer {
                 if isEmpty {
-                    guard name != .plist else { throw error("empty <plist/>", at: tagStart) }
+                    guard name != .plist else { throw error("empty <plist>", at: tagStart) }
                     appendTag(name, kind: .empty, at: tagStart)
                 } else {
                     if name != .plist {
@@ -176,12 +200,16 @@ struct XMLPropertyListLexer {
                         }
                     }
                     appendTag(name, kind: .start, at: tagStart)
-                    open.append((name, tagStart))
+                    open.append(OpenElement(name: name, start: tagStart))
                 }
             } else {
                 appendTag(name, kind: isEmpty ? .empty : .start, at: tagStart)
                 try scalar(name, isEmpty: isEmpty, tagStart: tagStart)
                 if !isEmpty { appendTag(name, kind: .end, at: pos) }
+                // A key in a dictionary's key position names the value after it.
+                if let last = open.last, last.name == .dict, last.count % 2 == 1, case .string(let key)? = scalars.last?.value {
+                    open[open.count - 1].key = key
+                }
             }
             if open.isEmpty { return }
         }
@@ -252,17 +280,29 @@ struct XMLPropertyListLexer {
         let n = name.text.utf8.count
         guard end - pos >= n + 3 else { throw endOfText("before </\(name.text)>") }
         guard text[pos] == UInt8(ascii: "<"), text[pos + 1] == UInt8(ascii: "/") else {
+            if name == .true || name == .false { throw error("text inside <\(name.text)/>: it must be empty", at: start) }
+            if text[pos] == UInt8(ascii: "<"), let inner = startTagName(at: pos + 1) {
+                throw error("unexpected <\(inner)> inside <\(name.text)>")
+            }
             throw error("expected </\(name.text)>, found \(describe(pos))")
         }
         pos += 2
         let matches = name.text.utf8.withContiguousStorageIfAvailable { memcmp(text.baseAddress! + pos, $0.baseAddress!, n) == 0 } ?? false
-        guard matches else { throw error("expected </\(name.text)>", at: start) }
+        guard matches else { throw error("mismatched end tag: expected </\(name.text)>", at: start) }
         pos += n
         skipWhitespace()
         guard pos < end else { throw endOfText("before </\(name.text)> is closed") }
         guard text[pos] == UInt8(ascii: ">") else { throw error("expected </\(name.text)>", at: start) }
         pos += 1
         if tagStart != nil { appendTag(name, kind: .end, at: start) }
+    }
+
+    /// The name of a start tag at `i` (just after its `<`), for messages.
+    private func startTagName(at i: Int) -> String? {
+        var j = i
+        while j < end, j - i < 40, text[j] != UInt8(ascii: ">"), text[j] != 0x20, text[j] != UInt8(ascii: "/"), text[j] > 0x20 { j += 1 }
+        guard j > i, text[i] != UInt8(ascii: "!"), text[i] != UInt8(ascii: "?") else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: text[i..<j]), as: UTF8.self)
     }
 
     // MARK: - Skipping
@@ -336,6 +376,7 @@ struct XMLPropertyListLexer {
 
     /// Reads a scalar element whose start tag ends at `pos`, and its end tag.
     private mutating func scalar(_ name: Name, isEmpty: Bool, tagStart: Int) throws(PropertyListError) {
+        let textStart = pos
         let value: PropertyListValue
         switch name {
         case .key, .string:
@@ -355,9 +396,10 @@ struct XMLPropertyListLexer {
             try closeTag(name)
         case .real:
             guard !isEmpty else { throw error("empty <real/>", at: tagStart, code: .invalidValue) }
+            let contentStart = pos
             let content = try textContent(of: name, tagStart: tagStart)
             guard let r = Self.real(content) else {
-                throw error("invalid <real> \(Self.shown(content))", at: tagStart, code: .invalidValue)
+                throw error("invalid <real> \(Self.shown(content))", at: contentStart, code: .invalidValue)
             }
             value = .real(r)
             try closeTag(name)
@@ -371,7 +413,7 @@ struct XMLPropertyListLexer {
         case .plist, .array, .dict:
             return
         }
-        scalars.append(Scalar(value: value, offset: tagStart))
+        scalars.append(Scalar(value: value, offset: textStart))
     }
 
     private static func shown(_ s: String) -> String {
@@ -450,7 +492,13 @@ struct XMLPropertyListLexer {
         pos += 1
         let left = end - pos
         guard left >= 1 else { throw endOfText("inside a reference") }
-        func fail() -> PropertyListError { error("unknown reference; only &lt; &gt; &amp; &apos; &quot; and &#…; are read", at: start) }
+        func fail() -> PropertyListError {
+            var j = start + 1
+            while j < end, j - start < 12, text[j] != UInt8(ascii: ";"), text[j] > 0x20, text[j] != UInt8(ascii: "<") { j += 1 }
+            if j < end, text[j] == UInt8(ascii: ";") { j += 1 }
+            let shown = String(decoding: UnsafeBufferPointer(rebasing: text[start..<j]), as: UTF8.self)
+            return error("unknown reference \(shown); only &lt; &gt; &amp; &apos; &quot; and &#…; are read", at: start)
+        }
         switch text[pos] {
         case UInt8(ascii: "l"), UInt8(ascii: "g"):
             guard left >= 3, text[pos + 1] == UInt8(ascii: "t"), text[pos + 2] == UInt8(ascii: ";") else { throw fail() }
@@ -556,7 +604,13 @@ struct XMLPropertyListLexer {
     /// CF's `<integer>`: whitespace, a sign, whitespace, `0x` for hexadecimal, digits, and the
     /// end tag straight after; a value of up to 64 bits, or its negation down to -2^63.
     private mutating func integer(tagStart: Int) throws(PropertyListError) -> PropertyListInteger {
-        func bad(_ why: String) -> PropertyListError { error("invalid <integer>: \(why)", at: tagStart, code: .invalidValue) }
+        let contentStart = pos
+        func bad(_ why: String) -> PropertyListError {
+            var j = contentStart
+            while j < end, j - contentStart < 40, text[j] != UInt8(ascii: "<") { j += 1 }
+            let shown = String(decoding: UnsafeBufferPointer(rebasing: text[contentStart..<j]), as: UTF8.self)
+            return error("invalid <integer> \"\(shown)\": \(why)", at: contentStart, code: .invalidValue)
+        }
         func current() throws(PropertyListError) -> UInt8 {
             guard pos < end else { throw endOfText("inside <integer>") }
             return text[pos]
@@ -621,8 +675,12 @@ struct XMLPropertyListLexer {
     /// CF's `<date>`: `[-]Y…-MM-DDTHH:MM:SSZ`, any number of year digits, two of each other,
     /// no range checked, then the end tag; the time as `CFGregorianDateGetAbsoluteTime` makes it.
     private mutating func date(tagStart: Int) throws(PropertyListError) -> Date {
+        let contentStart = pos
         func bad() -> PropertyListError {
-            error("invalid <date>, expected YYYY-MM-DDTHH:MM:SSZ", at: tagStart, code: .invalidValue)
+            var j = contentStart
+            while j < end, j - contentStart < 40, text[j] != UInt8(ascii: "<") { j += 1 }
+            let shown = String(decoding: UnsafeBufferPointer(rebasing: text[contentStart..<j]), as: UTF8.self)
+            return error("invalid <date> \"\(shown)\", expected YYYY-MM-DDTHH:MM:SSZ", at: contentStart, code: .invalidValue)
         }
         var negative = false
         if pos < end, text[pos] == UInt8(ascii: "-") {

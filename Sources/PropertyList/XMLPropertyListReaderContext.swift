@@ -87,7 +87,7 @@ struct XMLPropertyListReaderContext {
             break
         case .dict:
             if held & 1 == 0, name != .key {
-                fail(.malformed, "<\(name.text)> where a <key> should be in a <dict>", includingCurrent: false)
+                fail(.malformed, "<\(name.text)> without a <key> in a <dict>", includingCurrent: false)
                 return
             }
         }
