@@ -30,10 +30,21 @@ public struct PropertyListReader: Sendable {
 
     /// `read(_:fileExtension:)`, adding what the reader accepted but a person should know (a
     /// key repeated in a dictionary) to `warnings`.
-    public func read(_ data: Data, fileExtension: String? = nil, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
+    ///
+    /// - Parameter preferringJSON: try JSON first when the text may be JSON, for input that is
+    ///   JSON by contract (what `unarchive --to json` writes, read back by `archive -`).
+    public func read(_ data: Data, fileExtension: String? = nil, preferringJSON: Bool = false,
+                     warnings: inout [PropertyListWarning]) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
         try options.checkInputSize(data.count)
         if fileExtension?.lowercased() == "json", let format = Self.jsonFileFormat(data) {
             return (try read(data, as: format, warnings: &warnings), format)
+        }
+        if preferringJSON, PropertyListFormat.detect(data) == .json || PropertyListFormat.mayBeJSON(data) {
+            var found: [PropertyListWarning] = []
+            if let value = try? JSONPropertyListReader(options: options).read(data, warnings: &found) {
+                warnings += found
+                return (value, .json)
+            }
         }
         return try readInCoreFoundationOrder(data, warnings: &warnings) { data throws(PropertyListError) in
             try BinaryPropertyListReader(options: options).read(data)

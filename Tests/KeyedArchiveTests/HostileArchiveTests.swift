@@ -44,7 +44,7 @@ func classDescription(_ name: String, _ chain: [String]? = nil) -> PropertyListV
             ["$class": .uid(0)],                                         // #1
         ]),
         BadClass(name: "$class names a UID past $objects", objects: [
-            ["$class": .uid(UInt64.max)],                                // #1
+            ["$class": .uid(UInt64(UInt32.max))],                        // #1: the largest UID CF reads
         ]),
         BadClass(name: "two objects each the class of the other", objects: [
             ["$class": .uid(2)],                                         // #1
@@ -75,6 +75,11 @@ func classDescription(_ name: String, _ chain: [String]? = nil) -> PropertyListV
     func aClassReferenceThatLeadsNowhereIsRefused(_ bad: BadClass) {
         let error = #expect(throws: KeyedArchiveError.self) { try Self.read(hostileArchive(bad.objects)) }
         #expect(error?.code == .malformed, "\(String(describing: error))")
+    }
+
+    @Test func aUIDPast32BitsIsRefusedByThePropertyListAsCFRefusesIt() {
+        let error = #expect(throws: KeyedArchiveError.self) { try Self.read(hostileArchive([["$class": .uid(UInt64.max)]])) }
+        #expect(error?.code == .propertyList, "\(String(describing: error))")
     }
 
     @Test func aClassDescriptionWhoseOwnClassNamesItselfIsNotFollowed() throws {
