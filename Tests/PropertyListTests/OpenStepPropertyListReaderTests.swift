@@ -397,7 +397,7 @@ private func cfDictionary(_ entries: [(String, PropertyListValue)]) -> PropertyL
         var read = 0
         for row in rows {
             guard let data = OpenStepCorpus.file(row.path) else { continue }
-            let theirs = (try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)) != nil
+            let theirs = CoreFoundationVerdict.reads(data) ?? false
             let ours = (try? PropertyListReader().read(data)) != nil
             if ours { read += 1 }
             if theirs != ours { disagreements.append("\(row.path): CF \(theirs ? "reads" : "refuses"), we \(ours ? "read" : "refuse")") }
