@@ -577,7 +577,8 @@ struct BinaryPropertyListParser {
 
     // MARK: Primitives
 
-    /// A big-endian unsigned integer of `size` bytes (at most 8), already bounds-checked.
+    /// A big-endian unsigned integer of `size` bytes (of more than 8, the last 8), already
+    /// bounds-checked.
     @inline(__always)
     func be(_ at: Int, _ size: Int) -> UInt64 {
         // The common widths as one load each; callers have checked that `at..<at + size` is inside `bytes`.
@@ -588,8 +589,8 @@ struct BinaryPropertyListParser {
         case 4: return UInt64(UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)))
         case 8: return UInt64(bigEndian: p.loadUnaligned(as: UInt64.self))
         default:
-            // Wider than eight bytes: the last eight, as CF's `_getSizedInt` keeps them.
-            if size > 8 { return be(at + size - 8, 8) }
+            // Wider than eight bytes: the last eight, as CF's `_getSizedInt` keeps them (the
+            // shifts push the others out).
             var v: UInt64 = 0
             for i in 0..<size { v = v << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
             return v

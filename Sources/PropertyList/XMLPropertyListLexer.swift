@@ -12,7 +12,8 @@ import Foundation
 /// as CF does, refuses what CF refuses, and gives:
 ///
 /// - the value of each scalar element, in document order, read by CF's rules;
-/// - the document's elements alone (`skeleton`: each tag as `<name>`, `</name>` or `<name/>`),
+/// - the document's elements alone (`skeleton`: a container as `<n>`…`</n>` or `<n/>`, a scalar as
+///   `<n/>`, where `n` is one letter for the element's name, `Name.letter`),
 ///   which libxml2 then parses: the nesting of the elements is checked by libxml2, and its
 ///   SAX events drive the building of the tree.
 ///
@@ -40,6 +41,26 @@ struct XMLPropertyListLexer {
         }
 
         var isContainer: Bool { self == .plist || self == .array || self == .dict }
+
+        /// The element's name in the skeleton: one letter, `a` for the first case on.
+        var letter: UInt8 { UInt8(ascii: "a") + rawValue }
+
+        /// The name as bytes, for comparing end tags.
+        var bytes: StaticString {
+            switch self {
+            case .plist: "plist"
+            case .array: "array"
+            case .dict: "dict"
+            case .key: "key"
+            case .string: "string"
+            case .data: "data"
+            case .date: "date"
+            case .real: "real"
+            case .integer: "integer"
+            case .true: "true"
+            case .false: "false"
+            }
+        }
     }
 
     /// A scalar element's value and where its text begins (after its start tag).
@@ -52,11 +73,14 @@ struct XMLPropertyListLexer {
     let end: Int
     var pos = 0
     let options: PropertyListReadOptions
-    /// The elements, for libxml2.
+    /// The elements not yet handed to libxml2.
     var skeleton: [UInt8] = []
-    /// For each tag in `skeleton`: where it starts there, and where it starts in `text`.
-    var skeletonOffsets: [Int32] = []
-    var textOffsets: [Int32] = []
+    /// How many bytes of skeleton were handed to libxml2 before `skeleton`.
+    var skeletonBase = 0
+    /// For each tag of the skeleton (the last ones): where it starts there (counting from the
+    /// first piece), and where it starts in `text`.
+    var skeletonOffsets: [Int] = []
+    var textOffsets: [Int] = []
     var scalars: [Scalar] = []
     var decodedSize = 0
     /// The containers open, innermost last, with what names the element being read in them.
@@ -77,11 +101,14 @@ struct XMLPropertyListLexer {
     /// character is not `<`): CF then tries the OpenStep parser, and so does the caller.
     static let notXML = PropertyListError(.unrecognizedFormat, "not an XML property list")
 
+    /// Skeleton bytes per piece handed to libxml2.
+    static let pieceSize = 1 << 16
+
     init(text: UnsafeBufferPointer<UInt8>, options: PropertyListReadOptions) {
         self.text = text
         end = text.count
         self.options = options
-        skeleton.reserveCapacity(min(text.count / 2, 1 << 20))
+        skeleton.reserveCapacity(Self.pieceSize + 64)
     }
 
     // MARK: - Errors
@@ -110,9 +137,9 @@ struct XMLPropertyListLexer {
 
     // MARK: - The document
 
-    /// Walks the document: what comes before the root element, the root element, and nothing
-    /// after it.
-    mutating func lex() throws(PropertyListError) {
+    /// Walks what comes before the root element; `lexElements` then reads the root element, and
+    /// nothing after it is read.
+    mutating func lexPrologue() throws(PropertyListError) {
         // Before the root: whitespace, comments, processing instructions and DOCTYPEs.
         while true {
             skipWhitespace()
@@ -140,15 +167,22 @@ struct XMLPropertyListLexer {
                 break
             }
         }
-        try elements()
     }
 
-    /// The root element and everything in it; stops after its end tag.
-    private mutating func elements() throws(PropertyListError) {
-        // How many of the open containers are arrays and dictionaries.
-        var collections = 0
-        var isRoot = true
-        while true {
+    /// Whether the root element has been read to its end tag.
+    private(set) var finished = false
+    /// How many of the open containers are arrays and dictionaries.
+    private var collections = 0
+    private var isRoot = true
+
+    /// Reads on in the root element until its end tag, or until `skeleton` holds at least
+    /// `skeletonLimit` bytes, so that libxml2 can parse the document piece by piece while
+    /// the lexer's values are consumed.
+    ///
+    /// - Returns: whether the root element is finished.
+    mutating func lexElements(skeletonLimit: Int) throws(PropertyListError) -> Bool {
+        while !finished {
+            guard skeleton.count < skeletonLimit else { return false }
             if !isRoot {
                 // Between elements: whitespace, comments and processing instructions, then a tag.
                 skipWhitespace()
@@ -175,7 +209,7 @@ struct XMLPropertyListLexer {
                     let closing = open.removeLast()
                     try closeTag(closing.name, tagStart: pos - 1)
                     if closing.name != .plist { collections -= 1 }
-                    if open.isEmpty { return }
+                    if open.isEmpty { finished = true }
                     continue
                 default:
                     break
@@ -203,15 +237,30 @@ struct XMLPropertyListLexer {
                     open.append(OpenElement(name: name, start: tagStart))
                 }
             } else {
-                appendTag(name, kind: isEmpty ? .empty : .start, at: tagStart)
+                // The scalar's content and end tag are read here; libxml2 sees one empty
+                // element, once its value is read.
                 try scalar(name, isEmpty: isEmpty, tagStart: tagStart)
-                if !isEmpty { appendTag(name, kind: .end, at: pos) }
+                appendTag(name, kind: .empty, at: tagStart)
                 // A key in a dictionary's key position names the value after it.
                 if let last = open.last, last.name == .dict, last.count % 2 == 1, case .string(let key)? = scalars.last?.value {
                     open[open.count - 1].key = key
                 }
             }
-            if open.isEmpty { return }
+            if open.isEmpty { finished = true }
+        }
+        return true
+    }
+
+    /// Forgets the first `consumed` scalars (taken by the reader) and the skeleton handed to
+    /// libxml2, keeping the tag offsets of the last piece for error locations.
+    mutating func dropConsumed(scalars consumed: Int) {
+        scalars.removeFirst(consumed)
+        skeletonBase += skeleton.count
+        skeleton.removeAll(keepingCapacity: true)
+        if skeletonOffsets.count > 1 << 14 {
+            let keep = 1 << 12
+            skeletonOffsets.removeFirst(skeletonOffsets.count - keep)
+            textOffsets.removeFirst(textOffsets.count - keep)
         }
     }
 
@@ -220,13 +269,24 @@ struct XMLPropertyListLexer {
     private enum TagKind { case start, end, empty }
 
     private mutating func appendTag(_ name: Name, kind: TagKind, at offset: Int) {
-        skeletonOffsets.append(Int32(truncatingIfNeeded: skeleton.count))
-        textOffsets.append(Int32(truncatingIfNeeded: offset))
-        skeleton.append(UInt8(ascii: "<"))
-        if kind == .end { skeleton.append(UInt8(ascii: "/")) }
-        skeleton.append(contentsOf: name.text.utf8)
-        if kind == .empty { skeleton.append(UInt8(ascii: "/")) }
-        skeleton.append(UInt8(ascii: ">"))
+        skeletonOffsets.append(skeletonBase + skeleton.count)
+        textOffsets.append(offset)
+        switch kind {
+        case .start:
+            skeleton.append(UInt8(ascii: "<"))
+            skeleton.append(name.letter)
+            skeleton.append(UInt8(ascii: ">"))
+        case .end:
+            skeleton.append(UInt8(ascii: "<"))
+            skeleton.append(UInt8(ascii: "/"))
+            skeleton.append(name.letter)
+            skeleton.append(UInt8(ascii: ">"))
+        case .empty:
+            skeleton.append(UInt8(ascii: "<"))
+            skeleton.append(name.letter)
+            skeleton.append(UInt8(ascii: "/"))
+            skeleton.append(UInt8(ascii: ">"))
+        }
     }
 
     /// Reads a start tag from just after its `<` to just after its `>`.
@@ -277,7 +337,8 @@ struct XMLPropertyListLexer {
     private mutating func closeTag(_ name: Name, tagStart: Int? = nil) throws(PropertyListError) {
         let start = tagStart ?? pos
         if tagStart != nil { pos = start }
-        let n = name.text.utf8.count
+        let bytes = name.bytes
+        let n = bytes.utf8CodeUnitCount
         guard end - pos >= n + 3 else { throw endOfText("before </\(name.text)>") }
         guard text[pos] == UInt8(ascii: "<"), text[pos + 1] == UInt8(ascii: "/") else {
             if name == .true || name == .false { throw error("text inside <\(name.text)/>: it must be empty", at: start) }
@@ -287,7 +348,8 @@ struct XMLPropertyListLexer {
             throw error("expected </\(name.text)>, found \(describe(pos))")
         }
         pos += 2
-        let matches = name.text.utf8.withContiguousStorageIfAvailable { memcmp(text.baseAddress! + pos, $0.baseAddress!, n) == 0 } ?? false
+        var matches = true
+        for i in 0..<n where text[pos + i] != bytes.utf8Start[i] { matches = false }
         guard matches else { throw error("mismatched end tag: expected </\(name.text)>", at: start) }
         pos += n
         skipWhitespace()
@@ -566,13 +628,52 @@ struct XMLPropertyListLexer {
     /// CF's `<real>`: NaN and the infinities by name in any case, else a decimal number of
     /// digits, signs, points and exponents after any leading whitespace, and nothing after it.
     static func real(_ s: String) -> Double? {
-        switch s.lowercased() {
-        case "nan": return .nan
-        case "+infinity", "infinity", "inf", "+inf": return .infinity
-        case "-infinity", "-inf": return -.infinity
+        var s = s
+        if let r = s.withUTF8({ bytes -> Double?? in
+            // ASCII text, the usual case, without copies.
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return .some(asciiReal(bytes))
+        }) { return r }
+        return nonASCIIReal(s)
+    }
+
+    /// `real` of ASCII text.
+    private static func asciiReal(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        func named(_ name: StaticString) -> Bool {
+            guard bytes.count == name.utf8CodeUnitCount else { return false }
+            for i in 0..<bytes.count where bytes[i] | 0x20 != name.utf8Start[i] | 0x20 { return false }
+            return true
+        }
+        switch bytes.count {
+        case 3:
+            if named("nan") { return .nan }
+            if named("inf") { return .infinity }
+        case 4:
+            if named("+inf") { return .infinity }
+            if named("-inf") { return -.infinity }
+        case 8:
+            if named("infinity") { return .infinity }
+        case 9:
+            if named("+infinity") { return .infinity }
+            if named("-infinity") { return -.infinity }
         default: break
         }
-        // CF's whitespace (`__CFIsWhitespace`), by UTF-16 unit, before the number.
+        // CF's whitespace below 0x80: the controls, space and DEL.
+        var start = 0
+        while start < bytes.count, bytes[start] < 0x21 || bytes[start] == 0x7F { start += 1 }
+        guard start < bytes.count else { return nil }
+        for b in bytes[start...] {
+            switch b {
+            case 0x30...0x39, 0x2B, 0x2D, 0x2E, 0x45, 0x65: continue
+            default: return nil
+            }
+        }
+        // strtod over the whole rest; Double's parser reads the same numbers.
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+    }
+
+    /// `real` of text with characters past ASCII: only CF's wider whitespace may lead, by UTF-16 unit.
+    private static func nonASCIIReal(_ s: String) -> Double? {
         var units = Substring(s).utf16[...]
         while let u = units.first, u < 0x21 || (u > 0x7E && u < 0xA1) || (u >= 0x2000 && u <= 0x200B) || u == 0x3000 {
             units = units.dropFirst()
@@ -584,7 +685,6 @@ struct XMLPropertyListLexer {
             default: return nil
             }
         }
-        // strtod over the whole rest; Double's parser reads the same numbers.
         return Double(String(decoding: Array(units), as: UTF16.self))
     }
 
@@ -719,8 +819,15 @@ struct XMLPropertyListLexer {
     /// character is skipped, `=` counts as a zero digit and drops the bytes it pads, a group of
     /// fewer than four digits at the end is dropped, and a byte above 0x7F is refused.
     private mutating func data(tagStart: Int) throws(PropertyListError) -> Data {
+        // Sized by the text up to the next `<` (at most 3 bytes for 4 characters).
+        var extent = pos
+        if let found = memchr(text.baseAddress! + pos, Int32(UInt8(ascii: "<")), end - pos) {
+            extent = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - text.baseAddress!
+        } else {
+            extent = end
+        }
         var out = [UInt8]()
-        out.reserveCapacity((end - pos) / 4 * 3)
+        out.reserveCapacity((extent - pos) / 4 * 3 + 3)
         var equals = 0
         var accumulator: UInt32 = 0
         var digits = 0

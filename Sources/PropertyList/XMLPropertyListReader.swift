@@ -126,7 +126,9 @@ public struct XMLPropertyListReader: Sendable {
         return Array(UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(output))))
     }
 
-    /// Lexes the text by CF's rules, then parses its elements with libxml2.
+    /// Lexes the text by CF's rules and parses its elements with libxml2, a piece at a time:
+    /// the lexer reads on until it has a piece of skeleton, libxml2 parses it, and its events
+    /// take the lexer's values, which are then dropped.
     private func parse(_ text: UnsafeBufferPointer<UInt8>) throws(PropertyListError) -> (PropertyListValue, [PropertyListWarning]) {
         let lexer = UnsafeMutablePointer<XMLPropertyListLexer>.allocate(capacity: 1)
         lexer.initialize(to: XMLPropertyListLexer(text: text, options: options))
@@ -134,7 +136,7 @@ public struct XMLPropertyListReader: Sendable {
             lexer.deinitialize(count: 1)
             lexer.deallocate()
         }
-        try lexer.pointee.lex()
+        try lexer.pointee.lexPrologue()
         _ = Self.libxml2Ready
         let context = UnsafeMutablePointer<XMLPropertyListReaderContext>.allocate(capacity: 1)
         context.initialize(to: XMLPropertyListReaderContext(options: options, lexer: UnsafePointer(lexer)))
@@ -147,30 +149,46 @@ public struct XMLPropertyListReader: Sendable {
         // NONET: nothing from the network; HUGE lifts libxml2's own depth cap (256), which the
         // lexer's `maximumDepth` replaces. The skeleton holds no DTD, entity or text.
         let parserOptions = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue)
-        let created: Bool = lexer.pointee.skeleton.withUnsafeBufferPointer { skeleton in
-            skeleton.withMemoryRebound(to: CChar.self) { chars in
-                guard let parser = xmlCreatePushParserCtxt(&handler, context, nil, 0, nil) else { return false }
-                defer {
-                    context.pointee.parser = nil
-                    if let document = parser.pointee.myDoc {
-                        parser.pointee.myDoc = nil
-                        xmlFreeDoc(document)
-                    }
-                    xmlFreeParserCtxt(parser)
-                }
-                context.pointee.parser = parser
-                xmlCtxtUseOptions(parser, parserOptions)
-                xmlSetStructuredErrorFunc(context, handler.serror)
-                defer { xmlSetStructuredErrorFunc(nil, nil) }
-                _ = xmlParseChunk(parser, chars.baseAddress, Int32(chars.count), 1)
-                if !context.pointee.failed, parser.pointee.wellFormed == 0 {
-                    context.pointee.fail(.malformed, "not well-formed XML", includingCurrent: false)
-                }
-                return true
-            }
-        }
-        guard created else {
+        guard let parser = xmlCreatePushParserCtxt(&handler, context, nil, 0, nil) else {
             throw PropertyListError(.malformed, "libxml2 could not create a parser")
+        }
+        defer {
+            context.pointee.parser = nil
+            if let document = parser.pointee.myDoc {
+                parser.pointee.myDoc = nil
+                xmlFreeDoc(document)
+            }
+            xmlFreeParserCtxt(parser)
+        }
+        context.pointee.parser = parser
+        xmlCtxtUseOptions(parser, parserOptions)
+        xmlSetStructuredErrorFunc(context, handler.serror)
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
+        func push(last: Bool) {
+            lexer.pointee.skeleton.withUnsafeBufferPointer { skeleton in
+                skeleton.withMemoryRebound(to: CChar.self) { chars in
+                    _ = xmlParseChunk(parser, chars.baseAddress, Int32(chars.count), last ? 1 : 0)
+                }
+            }
+            lexer.pointee.dropConsumed(scalars: context.pointee.nextScalar)
+            context.pointee.nextScalar = 0
+        }
+        while true {
+            let finished: Bool
+            do throws(PropertyListError) {
+                finished = try lexer.pointee.lexElements(skeletonLimit: XMLPropertyListLexer.pieceSize)
+            } catch {
+                // What comes before the lexer's error is parsed first: an error the nesting
+                // shows there comes first in the document.
+                push(last: false)
+                if let earlier = context.pointee.error { throw earlier }
+                throw error
+            }
+            push(last: finished)
+            if context.pointee.failed || finished { break }
+        }
+        if !context.pointee.failed, parser.pointee.wellFormed == 0 {
+            context.pointee.fail(.malformed, "not well-formed XML", includingCurrent: false)
         }
         if let error = context.pointee.error { throw error }
         guard context.pointee.stack.count == 1, let root = context.pointee.stack.popLast() else {

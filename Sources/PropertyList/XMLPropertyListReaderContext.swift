@@ -155,13 +155,10 @@ struct XMLPropertyListReaderContext {
         }
     }
 
-    /// Recognizes a NUL-terminated element name of the skeleton.
+    /// Recognizes a NUL-terminated element name of the skeleton: one letter (`Name.letter`).
     private static func name(_ p: UnsafePointer<UInt8>) -> Name? {
-        let s = String(cString: p)
-        for name in [Name.plist, .array, .dict, .key, .string, .data, .date, .real, .integer, .true, .false] where name.text == s {
-            return name
-        }
-        return nil
+        guard p[0] >= UInt8(ascii: "a"), p[1] == 0 else { return nil }
+        return Name(rawValue: p[0] - UInt8(ascii: "a"))
     }
 
     /// The UID a one-entry dictionary stands for: `CF$UID` with an integer or a real, as CF's
@@ -243,7 +240,7 @@ struct XMLPropertyListReaderContext {
     /// it is reading, found in the text.
     func currentLocation() -> PropertyListError.Location {
         guard let parser, let input = parser.pointee.input, let base = input.pointee.base, let cur = input.pointee.cur else { return .none }
-        let at = Int32(truncatingIfNeeded: Int(input.pointee.consumed) + (cur - base))
+        let at = Int(input.pointee.consumed) + (cur - base)
         let l = lexer.pointee
         // The last tag starting at or before libxml2's position.
         var low = 0, high = l.skeletonOffsets.count
@@ -251,7 +248,7 @@ struct XMLPropertyListReaderContext {
             let mid = (low + high) / 2
             if l.skeletonOffsets[mid] <= at { low = mid + 1 } else { high = mid }
         }
-        guard low > 0 else { return .none }
+        guard low > 0 else { return l.textOffsets.first.map { TextDecoding.lineColumn(of: $0, in: l.text) }.map { .lineColumn(line: $0.0, column: $0.1) } ?? .none }
         let (line, column) = TextDecoding.lineColumn(of: Int(l.textOffsets[low - 1]), in: l.text)
         return .lineColumn(line: line, column: column)
     }
