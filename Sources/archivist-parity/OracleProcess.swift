@@ -82,9 +82,9 @@ final class OracleProcess {
     }
 
     /// Sends one input. Call `receive()` for its answer before sending the next.
-    func send(_ bytes: [UInt8]) throws {
+    func send(_ bytes: [UInt8], as request: OracleRequest = .propertyList) throws {
         if pid == 0 { try start() }
-        if !FrameIO.writeFrame(bytes, to: toWorker) {
+        if !FrameIO.writeFrame([request.rawValue] + bytes, to: toWorker) {
             // The worker died before reading (it will be seen by receive()).
             return
         }

@@ -2,7 +2,8 @@ import Foundation
 
 /// The child side: reads inputs from stdin, answers with CF's outcome on stdout, until EOF.
 ///
-/// Frames are a little-endian UInt32 length and that many bytes, both ways. A CF `abort` or
+/// Frames are a little-endian UInt32 length and that many bytes, both ways; a request's first
+/// byte says what to do with the rest (`OracleRequest`). A CF `abort` or
 /// `fatalError` ends this process; the parent sees the pipe close and the status, records the
 /// input, and starts another worker.
 enum OracleWorker {
@@ -11,12 +12,25 @@ enum OracleWorker {
             FileHandle.standardError.write(Data("archivist-parity: Core Foundation's functions are not in this process\n".utf8))
             exit(2)
         }
-        while let input = FrameIO.readFrame(from: 0) {
-            let outcome = input.withUnsafeBytes { oracle.read($0) }
+        while let frame = FrameIO.readFrame(from: 0), let kind = frame.first.flatMap(OracleRequest.init) {
+            let input = Array(frame.dropFirst())
+            let outcome: ParityOutcome
+            switch kind {
+            case .propertyList: outcome = input.withUnsafeBytes { oracle.read($0) }
+            case .keyedArchive: outcome = ArchiveOracle.unarchive(input, oracle: oracle)
+            }
             guard FrameIO.writeFrame(OutcomeCoding.encode(outcome), to: 1) else { exit(3) }
         }
         exit(0)
     }
+}
+
+/// What the worker is asked to do with an input.
+enum OracleRequest: UInt8 {
+    /// Read it as `PropertyListSerialization` does.
+    case propertyList = 0
+    /// Open it with `NSKeyedUnarchiver` and follow its references (`ArchiveOracle`).
+    case keyedArchive = 1
 }
 
 /// The length-prefixed frames of the worker's pipes.

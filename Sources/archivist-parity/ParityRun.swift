@@ -1,4 +1,5 @@
 import Foundation
+import KeyedArchive
 import PropertyList
 
 /// One run of the harness: every input through both readers, the differences tallied, the
@@ -16,8 +17,9 @@ struct ParityRun {
         case value = "both read, values differ"
         case cfCrashed = "CF crashed"
         case cfHung = "CF hung"
+        case cannotTell = "CF cannot tell (Archivist refuses an object in an array the check cannot follow)"
 
-        var isDifference: Bool { self != .sameValue && self != .bothRefused }
+        var isDifference: Bool { self != .sameValue && self != .bothRefused && self != .cannotTell }
     }
 
     static func compare(cf: ParityOutcome, ours: ParityOutcome) -> Comparison {
@@ -31,6 +33,16 @@ struct ParityRun {
             if f1 != f2 { return .format }
             return v1.canonicalBytes == v2.canonicalBytes ? .sameValue : .value
         default: return .bothRefused
+        }
+    }
+
+    /// Archivist's answer for `bytes` as a keyed archive: accepted (no value compared) or refused.
+    static func archivistArchiveOutcome(_ bytes: [UInt8]) -> ParityOutcome {
+        do {
+            _ = try KeyedArchive(data: Data(bytes))
+            return .accepted(format: .binary, value: .null)
+        } catch {
+            return .refused(message: error.description)
         }
     }
 
@@ -64,13 +76,15 @@ struct ParityRun {
         var unexplainedCount: [Comparison: Int] = [:]
         var byMutation: [String: (count: Int, example: String)] = [:]
         var inputs = 0
+        var archiveInputs = 0
         var files = 0
         var missing = 0
 
         // The corpus files, then the inputs written by hand ("generated#…").
         let sources: [ParityCorpus.Entry?] = corpus.entries + [nil]
         corpusLoop: for entry in sources {
-            let cases: [(name: String, bytes: [UInt8])]
+            var cases: [(name: String, bytes: [UInt8])]
+            var archiveCases: [(name: String, bytes: [UInt8])] = []
             let path: String
             if let entry {
                 guard let data = FileManager.default.contents(atPath: entry.url.path) else {
@@ -81,19 +95,29 @@ struct ParityRun {
                 let original = [UInt8](data)
                 path = entry.path
                 cases = [("", original)] + (settings.originalsOnly ? [] : ParityMutations.mutations(of: original, entry: entry))
+                if let (value, _) = try? PropertyListReader().read(data), ArchiveMutations.isArchive(value) {
+                    archiveCases = ArchiveMutations.mutations(of: value)
+                    if settings.originalsOnly { archiveCases = Array(archiveCases.prefix(1)) }
+                }
             } else {
                 path = "generated"
                 cases = settings.originalsOnly ? [] : ParityMutations.generated()
             }
-            for c in cases {
+            let requests = cases.map { ($0.name, $0.bytes, OracleRequest.propertyList) }
+                + archiveCases.map { ($0.name, $0.bytes, OracleRequest.keyedArchive) }
+            for c in requests.map({ (name: $0.0, bytes: $0.1, request: $0.2) }) {
                 let key = c.name.isEmpty ? path : path + "#" + c.name
                 if let only = settings.only, !key.contains(only) { continue }
                 guard inputs < settings.limit else { break corpusLoop }
                 inputs += 1
-                try oracle.send(c.bytes)
-                let ours = Self.archivistOutcome(c.bytes)
+                try oracle.send(c.bytes, as: c.request)
+                let ours = c.request == .keyedArchive ? Self.archivistArchiveOutcome(c.bytes) : Self.archivistOutcome(c.bytes)
                 let cf = oracle.receive()
-                let comparison = Self.compare(cf: cf, ours: ours)
+                var comparison = Self.compare(cf: cf, ours: ours)
+                if c.request == .keyedArchive {
+                    archiveInputs += 1
+                    comparison = Self.archiveComparison(comparison, cf: cf, ours: ours)
+                }
                 tally[comparison, default: 0] += 1
                 guard comparison.isDifference else { continue }
                 if let row = known.row(for: key, cf: cf, ours: ours) {
@@ -134,6 +158,7 @@ struct ParityRun {
         }
         let differences = unexplainedCount.values.reduce(0, +)
         print("archivist-parity: \(inputs) inputs from \(files) corpus files (\(missing) listed but absent) in \(String(format: "%.1f", seconds)) s; CF worker started \(oracle.starts) times")
+        print("  of which \(archiveInputs) keyed archives given to NSKeyedUnarchiver and KeyedArchive")
         for comparison in Comparison.allCases {
             let n = tally[comparison, default: 0]
             guard n > 0 else { continue }
@@ -152,6 +177,17 @@ struct ParityRun {
         }
         print("archivist-parity: no difference outside \(settings.known)")
         return 0
+    }
+
+    /// An archive's comparison: where CF read an archive without following the objects in its
+    /// arrays, and Archivist refuses one of those (its error's key path goes through an array
+    /// element), CF cannot tell.
+    static func archiveComparison(_ comparison: Comparison, cf: ParityOutcome, ours: ParityOutcome) -> Comparison {
+        // Archives are compared by verdict only.
+        if comparison == .value { return .sameValue }
+        guard comparison == .weRefuse, case .accepted(_, let value) = cf, value == ArchiveOracle.partial,
+              case .refused(let message) = ours, let path = message.range(of: "(in ", options: .backwards) else { return comparison }
+        return message[path.upperBound...].contains("[") ? .cannotTell : comparison
     }
 
     /// A mutation's name with its numbers taken out, so that alike mutations count together.
