@@ -41,10 +41,9 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
-        .target(name: "CPrefetch"),
         .target(
             name: "PropertyList",
-            dependencies: ["CLibXML2", "CPrefetch"]
+            dependencies: ["CLibXML2"]
         ),
         .target(
             name: "KeyedArchive",

@@ -10,6 +10,7 @@ let fuzzTargets = [
     "FuzzJSONPropertyList",
     "FuzzKeyedArchive",
     "FuzzCheckAndUnarchive",
+    "FuzzParity",
 ]
 
 let package = Package(

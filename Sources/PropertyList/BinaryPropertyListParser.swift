@@ -605,13 +605,15 @@ struct BinaryPropertyListParser {
         let end = trailer.offsetTableOffset
         guard start + 2 <= end else { throw fail(.truncated, "count runs past the object area", object: index) }
         let intMarker = bytes[start + 1]
-        // Any integer marker: CF's `_readInt` takes 2^n bytes for every n, and their last eight.
+        // Any integer marker: CF's `_readInt` takes 2^n bytes for every n, and their last eight;
+        // from 256 bytes on, none, since it hands the size on as a byte (`_getSizedInt`'s
+        // `uint8_t valSize`, which 256 and more wrap to 0): the count is then 0.
         guard intMarker >> 4 == 0x1 else {
             throw PropertyListError(.malformed, "count must be an integer, found marker 0x\(String(intMarker, radix: 16, uppercase: true))", at: .byteOffset(start + 1))
         }
         let size = 1 << Int(intMarker & 0x0F)
         guard size <= end - (start + 2) else { throw fail(.truncated, "count runs past the object area", object: index) }
-        let v = be(start + 2, size)
+        let v = size >= 256 ? 0 : be(start + 2, size)
         guard v <= UInt64(Int.max) else {
             throw PropertyListError(.malformed, "count \(Int64(bitPattern: v)) is negative", at: .byteOffset(start + 1))
         }

@@ -97,33 +97,63 @@ enum CoreFoundationText {
             if b[0] | 0x20 == UInt8(ascii: "u"), b[1] | 0x20 == UInt8(ascii: "t"), b[2] | 0x20 == UInt8(ascii: "f"),
                b[3] == UInt8(ascii: "-"), b[4] == UInt8(ascii: "8") { return .utf8(skip: 0) }
         }
-        let lower = name.lowercased()
-        switch lower {
-        case "utf-8", "utf8": return .utf8(skip: 0)
+        // CF looks a name up in its own table, then in ICU's, which compares names with only
+        // their letters and digits, in lowercase, and no leading zeros (ICU's
+        // `ucnv_io_stripASCIIForCompare`): "UTF_8", "utf8" and "U.T.F-08" are all UTF-8.
+        switch icuComparable(bytes) {
+        case "utf8": return .utf8(skip: 0)
         // The UTF-16 and UTF-32 names CF knows: without a mark (one would have been found
         // above), in the machine's order, which "<?xml" in one-byte characters never is.
-        case "utf-16": return .utf16LE(skip: 0)
-        case "utf-16be": return .utf16BE(skip: 0)
-        case "utf-16le": return .utf16LE(skip: 0)
-        case "utf-32", "utf-32be": return .utf32BE(skip: 0)
-        case "utf-32le": return .utf32LE(skip: 0)
-        case "us-ascii", "ascii", "ansi_x3.4-1968", "ansi_x3.4-1986", "iso-ir-6", "iso646-us", "us", "ibm367", "cp367", "csascii",
-             "iso-8859-1", "iso_8859-1", "iso_8859-1:1987", "iso-ir-100", "latin1", "l1", "ibm819", "cp819", "csisolatin1", "8859_1", "iso8859-1":
+        case "utf16": return .utf16LE(skip: 0)
+        case "utf16be": return .utf16BE(skip: 0)
+        case "utf16le": return .utf16LE(skip: 0)
+        case "utf32", "utf32be": return .utf32BE(skip: 0)
+        case "utf32le": return .utf32LE(skip: 0)
+        case "usascii", "ascii", "ansix341968", "ansix341986", "isoir6", "iso646us", "us", "ibm367", "cp367", "csascii",
+             "iso88591", "iso885911987", "isoir100", "latin1", "l1", "ibm819", "cp819", "csisolatin1", "88591":
             return .latin1
-        case "x-nextstep": return .nextStep
-        case "shift_jis", "sjis", "ms_kanji", "csshiftjis", "x-sjis": return .foundation(.shiftJIS)
-        case "windows-1250", "cp1250": return .foundation(.windowsCP1250)
-        case "windows-1251", "cp1251": return .foundation(.windowsCP1251)
-        case "windows-1252", "cp1252": return .foundation(.windowsCP1252)
-        case "windows-1253", "cp1253": return .foundation(.windowsCP1253)
-        case "windows-1254", "cp1254": return .foundation(.windowsCP1254)
-        case "iso-8859-2", "latin2", "l2", "iso_8859-2": return .foundation(.isoLatin2)
-        case "macintosh", "x-mac-roman", "mac", "csmacintosh": return .foundation(.macOSRoman)
+        case "xnextstep": return .nextStep
+        case "shiftjis", "sjis", "mskanji", "csshiftjis", "xsjis": return .foundation(.shiftJIS)
+        case "windows1250", "cp1250": return .foundation(.windowsCP1250)
+        case "windows1251", "cp1251": return .foundation(.windowsCP1251)
+        case "windows1252", "cp1252": return .foundation(.windowsCP1252)
+        case "windows1253", "cp1253": return .foundation(.windowsCP1253)
+        case "windows1254", "cp1254": return .foundation(.windowsCP1254)
+        case "iso88592", "latin2", "l2", "iso885921987", "isoir101", "csisolatin2": return .foundation(.isoLatin2)
+        case "macintosh", "xmacroman", "mac", "csmacintosh": return .foundation(.macOSRoman)
         case "":
             throw .unknownEncoding(name)
         default:
             return .declared(name)
         }
+    }
+
+    /// An encoding name as ICU compares it (`ucnv_io_stripASCIIForCompare`): ASCII letters in
+    /// lowercase and digits, a zero dropped when it leads a run of digits, anything else left out;
+    /// the name ends at a NUL, as the C string CF hands ICU does.
+    static func icuComparable(_ bytes: Slice<UnsafeRawBufferPointer>) -> String {
+        var out: [UInt8] = []
+        var afterDigit = false
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let c = bytes[i]
+            if c == 0 { break }
+            i += 1
+            switch c {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+                out.append(c | 0x20)
+                afterDigit = false
+            case UInt8(ascii: "0"):
+                if !afterDigit, i < bytes.endIndex, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { continue }
+                out.append(c)
+            case UInt8(ascii: "1")...UInt8(ascii: "9"):
+                out.append(c)
+                afterDigit = true
+            default:
+                afterDigit = false
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     // MARK: - UTF-8 as CF decodes it

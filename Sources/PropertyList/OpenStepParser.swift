@@ -140,8 +140,9 @@ struct OpenStepParser: TextPropertyListParser {
         }
         guard skipSpace() else { return root }
         // More follows: a string was the first key of a .strings file; anything else is junk.
-        guard case .string = root else {
-            throw error(.malformed, "unexpected \(describeCharacter(at: pos)) after the root value")
+        switch root {
+        case .string, .invalidUTF16String: break
+        default: throw error(.malformed, "unexpected \(describeCharacter(at: pos)) after the root value")
         }
         pos = begin
         objectCount = 0

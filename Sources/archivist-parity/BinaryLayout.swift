@@ -115,7 +115,7 @@ struct BinaryLayout {
         }
         out.append(high << 4 | 0x0F)
         let width = countWidth ?? intWidth(count)
-        let exponent: UInt8 = width == 1 ? 0 : width == 2 ? 1 : width == 4 ? 2 : width == 8 ? 3 : 4
+        let exponent = UInt8(width.trailingZeroBitCount)
         out.append(0x10 | exponent)
         append(UInt64(count), width: width, to: &out)
     }

@@ -241,7 +241,8 @@ struct BinaryMutations {
             }()
             let n = content.count / unit
             // The same content with its count written in the long form, in every width.
-            for width in [1, 2, 4, 8, 16] {
+            // (From 256 bytes on, CF reads a count of 0: `_getSizedInt` takes the size as a byte.)
+            for width in [1, 2, 4, 8, 16, 32, 256, 512] {
                 var e: [UInt8] = []
                 BinaryLayout.marker(high, count: n, into: &e, forceExtended: true, countWidth: width)
                 add("binary.object[\(i)].length.extended=\(width)", scalar(e + content))

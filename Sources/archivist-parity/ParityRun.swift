@@ -56,6 +56,9 @@ struct ParityRun {
     }
 
     func run() throws -> Int32 {
+        if settings.roundTrip {
+            return RoundTrip.run(corpus: ParityCorpus.locate(settings.corpus), extraFiles: settings.files, verbose: settings.show > 0)
+        }
         if !settings.files.isEmpty { return try showFiles() }
         guard let corpus = ParityCorpus.locate(settings.corpus) else {
             print("archivist-parity: no corpus (../shared/corpus/INDEX.tsv or ARCHIVIST_CORPUS); nothing to compare")

@@ -16,6 +16,8 @@ struct ParitySettings {
     var timeoutSeconds = 10.0
     /// Files to show CF's and our answers for, instead of a run.
     var files: [String] = []
+    /// `--round-trip [FILE…]`: byte-identical binary round trips instead of a run.
+    var roundTrip = false
 
     init(_ arguments: [String]) throws {
         var i = 0
@@ -35,6 +37,11 @@ struct ParitySettings {
             case "--by-mutation": byMutation = true
             case "--save-differences": saveDifferences = try value()
             case "--timeout": timeoutSeconds = Double(try value()) ?? timeoutSeconds
+            case "--round-trip":
+                roundTrip = true
+                files = Array(arguments[(i + 1)...])
+                i = arguments.count
+                continue
             case "--cf":
                 files = Array(arguments[(i + 1)...])
                 i = arguments.count

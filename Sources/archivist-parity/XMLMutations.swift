@@ -194,7 +194,7 @@ struct XMLMutations {
         add("xml.encoding.utf32le.bom", bytes: [0xFF, 0xFE, 0, 0] + utf32(text, bigEndian: false))
         // The declaration changed, the bytes left as UTF-8.
         let hasDeclaration = text.hasPrefix("<?xml")
-        for name in ["utf-8", "UTF8", "utf8", "UTF-16", "ISO-8859-1", "latin1", "US-ASCII", "ascii", "windows-1252", "macintosh", "x-mac-roman", "Shift_JIS", "EUC-JP", "UTF-32", "bogus-encoding", ""] {
+        for name in ["utf-8", "UTF8", "utf8", "UTF_8", "U.T.F-08", "UT<[F-8", "UTF-16", "ISO-8859-1", "ISO_8859_01", "latin1", "US-ASCII", "ascii", "windows-1252", "macintosh", "x-mac-roman", "Shift_JIS", "EUC-JP", "UTF-32", "bogus-encoding", "--", ""] {
             let declared: String
             if hasDeclaration, text.contains("encoding=\"UTF-8\"") {
                 declared = text.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"\(name)\"")

@@ -10,6 +10,9 @@ import Foundation
 //                    [--originals-only] [--save-differences DIR] [--timeout SECONDS]
 //   archivist-parity --oracle-worker      (internal: CF's side, one input at a time on stdin)
 //   archivist-parity --cf FILE...          CF's answer for each file, as the harness sees it
+//   archivist-parity [--show 0] --round-trip [FILE...]
+//                                          Apple-written binary files of the corpus (and FILEs)
+//                                          read and written back: how many come back identical
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--oracle-worker" {

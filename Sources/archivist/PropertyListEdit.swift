@@ -15,22 +15,23 @@ struct PropertyListEdit {
     /// Nothing is written unless every step succeeds, so a failed edit leaves the file as it was.
     func run(adding added: PropertyListValue? = nil, _ change: (inout PropertyListValue) throws(PropertyListEditError) -> Void) throws(CommandFailure) {
         let input = InputFile(path: file)
-        // The input's bytes are let go once read: only the tree is held while writing.
-        var (value, format, style) = try read(input)
+        // A binary file's bytes are kept to lay the edited file out as the original (see
+        // `encode`); the other formats' are let go once read.
+        var (value, format, style, original) = try read(input)
         do {
             try change(&value)
         } catch {
             throw CommandFailure(file: input.displayName, message: error.message)
         }
-        let bytes = try encode(value, originalFormat: format, jsonStyle: style, added: added, displayName: input.displayName)
+        let bytes = try encode(value, originalFormat: format, jsonStyle: style, added: added, displayName: input.displayName, original: original)
         // Standard input is written back to standard output; only `-o -` puts binary on a terminal.
         let destination = OutputFile(path: output.output ?? (file == "-" ? nil : file))
         if bytes.starts(with: Array("bplist".utf8)) { try destination.refuseBinaryOnTerminal("a binary property list") }
         try destination.write(bytes)
     }
 
-    /// The document, its format, and how its JSON looks.
-    func read(_ input: InputFile) throws(CommandFailure) -> (PropertyListValue, PropertyListFormat, JSONStyleWriter) {
+    /// The document, its format, how its JSON looks, and its bytes when it is binary.
+    func read(_ input: InputFile) throws(CommandFailure) -> (PropertyListValue, PropertyListFormat, JSONStyleWriter, Data?) {
         let data = try input.read(limit: reading.maximumInputSize)
         do {
             // A key repeated in a dictionary is said, as every reading verb says it: the edited
@@ -38,15 +39,18 @@ struct PropertyListEdit {
             var warnings: [PropertyListWarning] = []
             let (value, format) = try PropertyListReader(options: reading.readOptions).read(data, fileExtension: input.fileExtension, warnings: &warnings)
             for warning in warnings { StandardError.write("archivist: \(input.displayName): warning: \(warning.description)\n") }
-            return (value, format, format == .json ? Self.jsonLike(data) : JSONStyleWriter(pretty: false, endsWithLineBreak: false))
+            return (value, format, format == .json ? Self.jsonLike(data) : JSONStyleWriter(pretty: false, endsWithLineBreak: false),
+                    format == .binary ? data : nil)
         } catch {
             throw CommandFailure(file: input.displayName, message: Diagnosis.propertyListFailure(error, data: data))
         }
     }
 
     /// The edited document in the output format: the file's own unless `--to` says otherwise.
+    /// Binary written over a binary `original` is laid out as CF writes back what it read and
+    /// edited (`BinaryPropertyListLayoutWriter`): what the edit left as it was stays as it was.
     func encode(_ value: PropertyListValue, originalFormat: PropertyListFormat, jsonStyle: JSONStyleWriter, added: PropertyListValue?,
-                displayName: String) throws(CommandFailure) -> Data {
+                displayName: String, original: Data? = nil) throws(CommandFailure) -> Data {
         let format: EditOutputOptions.Format
         switch (output.to, originalFormat) {
         case (let to?, _): format = to
@@ -59,6 +63,7 @@ struct PropertyListEdit {
         do throws(PropertyListError) {
             switch format {
             case .binary:
+                if let original { return BinaryPropertyListLayoutWriter(original: original, options: reading.readOptions).write(value) }
                 return BinaryPropertyListWriter().write(value)
             case .xml:
                 return try XMLPropertyListWriter().write(value)

@@ -74,6 +74,11 @@ func binaryError(_ bytes: [UInt8], _ options: PropertyListReadOptions = .default
         #expect(try readBinary(magic + [0x5F, 0x14] + [UInt8](repeating: 0, count: 15) + [2] + Array("hi".utf8) + [8] + trailer(count: 1, tableOffset: 28)) == "hi")
         // An unused offset pointing into the header.
         #expect(try readBinary(magic + [0x09] + [8, 3] + trailer(count: 2, tableOffset: 9)) == true)
+        // A count written as an integer of 256 bytes or more, which CF reads as 0 (it hands the
+        // size to `_getSizedInt` as a byte); found by FuzzParity.
+        let count256 = [UInt8](repeating: 0, count: 255) + [2]
+        #expect(try readBinary(magic + [0x5F, 0x18] + count256 + [0, 8] + trailer(offsetSize: 2, count: 1, tableOffset: 266)) == "")
+        #expect(try readBinary(magic + [0xAF, 0x18] + count256 + [0, 8] + trailer(offsetSize: 2, count: 1, tableOffset: 266)) == [])
     }
 
     @Test func aKeyWrittenTwiceKeepsTheFirstValueAsCFDoes() throws {

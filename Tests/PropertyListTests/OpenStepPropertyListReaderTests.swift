@@ -172,6 +172,16 @@ private func cfDictionary(_ entries: [(String, PropertyListValue)]) -> PropertyL
         #expect(try OpenStepPropertyListReader().read(Data(bytes)) == ["é"])
     }
 
+    /// A strings file whose first key holds a lone surrogate is a strings file all the same
+    /// (found by FuzzParity: CF reads it, and the key and value keep their units).
+    @Test func aStringsFileWhoseFirstKeyHoldsALoneSurrogateIsRead() throws {
+        var bytes: [UInt8] = [0xFF, 0xFE]  // UTF-16LE byte-order mark
+        for unit in Array("\"J".utf16) + [0xDFFF] + Array("K\";\r\n".utf16) { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let key = PropertyListValue.invalidUTF16String(Array("J".utf16) + [0xDFFF] + Array("K".utf16))
+        #expect(try OpenStepPropertyListReader().read(Data(bytes)) == .dictionary(PropertyListDictionary([(key, key)])))
+        #expect(CoreFoundationVerdict.reads(Data(bytes)) != false)
+    }
+
     // MARK: GNUstep
 
     @Test func gnustepTypedValuesAreRefusedAsCFRefusesThem() {

@@ -214,6 +214,18 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(try XMLPropertyListReader().read(Data(bytes)) == "é")
     }
 
+    /// CF looks a declared name up in ICU's table, which compares only its letters (in any
+    /// case) and digits, without leading zeros, up to a NUL (`ucnv_io_stripASCIIForCompare`);
+    /// found by FuzzParity ("UT<[F-8", which CF reads as UTF-8).
+    @Test(arguments: ["UTF_8", "utf8", "U.T.F-08", "UT<[F-8", "UTF-8\u{0}latin1", "ISO_8859_01"])
+    func anEncodingNameIsComparedAsICUComparesIt(_ name: String) throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n<plist><string>".utf8)
+        bytes.append(0x41)
+        bytes += Array("</string></plist>".utf8)
+        #expect(try XMLPropertyListReader().read(Data(bytes)) == "A")
+        #expect(CoreFoundationVerdict.reads(Data(bytes)) != false)
+    }
+
     // MARK: - What CF reads though XML forbids it
 
     @Test func characterReferencesToControlCharactersAreReadAsCFReadsThem() throws {
