@@ -33,7 +33,7 @@ public struct BinaryPropertyListLayoutWriter: Sendable {
                   let parser = try? BinaryPropertyListParser(raw, options: options, sharing: .refused),
                   parser.isPlainFile else { return nil }
             var layout = Layout(parser: parser)
-            layout.flatten(value, counterpart: parser.trailer.topObject, depth: 0)
+            _ = layout.flatten(value, counterpart: parser.trailer.topObject, depth: 0)
             return layout.table.serialize()
         }
         return written ?? BinaryPropertyListWriter().write(value)

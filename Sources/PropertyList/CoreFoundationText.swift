@@ -23,6 +23,8 @@ enum CoreFoundationText {
         case latin1
         /// CF's NeXTSTEP Latin encoding (`x-nextstep`).
         case nextStep
+        /// Mac OS Roman, with CF's own table (Apple's platforms build it; Linux's CF does not).
+        case macRoman
         /// An encoding named in the declaration that Foundation converts: the converters of the
         /// platform's own CF (ICU's on Linux).
         case foundation(String.Encoding)
@@ -97,6 +99,10 @@ enum CoreFoundationText {
             if b[0] | 0x20 == UInt8(ascii: "u"), b[1] | 0x20 == UInt8(ascii: "t"), b[2] | 0x20 == UInt8(ascii: "f"),
                b[3] == UInt8(ascii: "-"), b[4] == UInt8(ascii: "8") { return .utf8(skip: 0) }
         }
+        // CF hands the name on as a C string in its 8-bit encoding (ASCII here), which fails on
+        // any byte past 0x7F; ICU takes names of fewer than 60 bytes (UCNV_MAX_CONVERTER_NAME_LENGTH).
+        let cName = bytes.prefix { $0 != 0 }
+        guard !cName.contains(where: { $0 >= 0x80 }), cName.count < 60 else { throw .unknownEncoding(name) }
         // CF looks a name up in its own table, then in ICU's, which compares names with only
         // their letters and digits, in lowercase, and no leading zeros (ICU's
         // `ucnv_io_stripASCIIForCompare`): "UTF_8", "utf8" and "U.T.F-08" are all UTF-8.
@@ -120,7 +126,7 @@ enum CoreFoundationText {
         case "windows1253", "cp1253": return .foundation(.windowsCP1253)
         case "windows1254", "cp1254": return .foundation(.windowsCP1254)
         case "iso88592", "latin2", "l2", "iso885921987", "isoir101", "csisolatin2": return .foundation(.isoLatin2)
-        case "macintosh", "xmacroman", "mac", "csmacintosh": return .foundation(.macOSRoman)
+        case "macintosh", "xmacroman", "mac", "csmacintosh": return .macRoman
         case "":
             throw .unknownEncoding(name)
         default:
@@ -305,18 +311,34 @@ enum CoreFoundationText {
     }
 
     /// Bytes read one character each: Latin 1, or (with `nextStep`) CF's NeXTSTEP Latin.
-    static func utf8(ofSingleBytes b: UnsafeRawBufferPointer, nextStep: Bool) -> [UInt8] {
+    static func utf8(ofSingleBytes b: UnsafeRawBufferPointer, nextStep: Bool, macRoman: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count + b.count / 8)
         for c in b {
             if c < 0x80 {
                 out.append(c)
             } else {
-                TextDecoding.appendGeneralizedUTF8(nextStep ? nextStepToUnicode(c) : UInt32(c), to: &out)
+                let scalar = macRoman ? UInt32(macRomanHigh[Int(c - 0x80)]) : nextStep ? nextStepToUnicode(c) : UInt32(c)
+                TextDecoding.appendGeneralizedUTF8(scalar, to: &out)
             }
         }
         return out
     }
+
+    /// Mac OS Roman bytes 0x80…0xFF as Unicode: the upper half of CF's
+    /// `__CFMacRomanCharToUnicharTable` (CFStringEncodings.c, built for Apple's platforms only).
+    /// Foundation on Linux has no MacRoman converter, and its `String.Encoding.macOSRoman`
+    /// decoding gives other characters (0x8E, é, comes back as ±).
+    private static let macRomanHigh: [UInt16] = [
+        0x00C4, 0x00C5, 0x00C7, 0x00C9, 0x00D1, 0x00D6, 0x00DC, 0x00E1, 0x00E0, 0x00E2, 0x00E4, 0x00E3, 0x00E5, 0x00E7, 0x00E9, 0x00E8,
+        0x00EA, 0x00EB, 0x00ED, 0x00EC, 0x00EE, 0x00EF, 0x00F1, 0x00F3, 0x00F2, 0x00F4, 0x00F6, 0x00F5, 0x00FA, 0x00F9, 0x00FB, 0x00FC,
+        0x2020, 0x00B0, 0x00A2, 0x00A3, 0x00A7, 0x2022, 0x00B6, 0x00DF, 0x00AE, 0x00A9, 0x2122, 0x00B4, 0x00A8, 0x2260, 0x00C6, 0x00D8,
+        0x221E, 0x00B1, 0x2264, 0x2265, 0x00A5, 0x00B5, 0x2202, 0x2211, 0x220F, 0x03C0, 0x222B, 0x00AA, 0x00BA, 0x03A9, 0x00E6, 0x00F8,
+        0x00BF, 0x00A1, 0x00AC, 0x221A, 0x0192, 0x2248, 0x2206, 0x00AB, 0x00BB, 0x2026, 0x00A0, 0x00C0, 0x00C3, 0x00D5, 0x0152, 0x0153,
+        0x2013, 0x2014, 0x201C, 0x201D, 0x2018, 0x2019, 0x00F7, 0x25CA, 0x00FF, 0x0178, 0x2044, 0x20AC, 0x2039, 0x203A, 0xFB01, 0xFB02,
+        0x2021, 0x00B7, 0x201A, 0x201E, 0x2030, 0x00C2, 0x00CA, 0x00C1, 0x00CB, 0x00C8, 0x00CD, 0x00CE, 0x00CF, 0x00CC, 0x00D3, 0x00D4,
+        0xF8FF, 0x00D2, 0x00DA, 0x00DB, 0x00D9, 0x0131, 0x02C6, 0x02DC, 0x00AF, 0x02D8, 0x02D9, 0x02DA, 0x00B8, 0x02DD, 0x02DB, 0x02C7,
+    ]
 
     // MARK: - NeXTSTEP Latin
 

@@ -103,8 +103,8 @@ struct OpenStepParser: TextPropertyListParser {
             }
             let text = CoreFoundationText.generalizedUTF8(units)
             return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
-        case .latin1, .nextStep:
-            let text = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: encoding == .nextStep)
+        case .latin1, .nextStep, .macRoman:
+            let text = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: encoding == .nextStep, macRoman: encoding == .macRoman)
             return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
         case .foundation(let encoding):
             guard let string = String(bytes: raw, encoding: encoding) else {

@@ -77,6 +77,8 @@ public struct XMLPropertyListReader: Sendable {
             converted = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: false)
         case .nextStep:
             converted = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: true)
+        case .macRoman:
+            converted = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: false, macRoman: true)
         case .foundation(let encoding):
             guard let string = String(bytes: raw, encoding: encoding) else {
                 throw PropertyListError(.malformed, "the document is not valid in the encoding it declares", at: .byteOffset(0))

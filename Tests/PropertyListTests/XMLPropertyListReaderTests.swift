@@ -226,6 +226,47 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(CoreFoundationVerdict.reads(Data(bytes)) != false)
     }
 
+    /// Row linux-lacks-macroman of docs/parity.md: CF on Apple's platforms reads MacRoman with a
+    /// converter of its own, which Linux's CF does not build (CFStringEncodingConverter.c,
+    /// `#if TARGET_OS_MAC case kCFStringEncodingMacRoman`), so Foundation on Linux refuses the
+    /// document that Archivist reads as Apple's platforms read it.
+    @Test(arguments: ["macintosh", "x-mac-roman"])
+    func aMacRomanDocumentIsReadAsApplesPlatformsReadIt(_ name: String) throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n<plist><string>".utf8)
+        bytes.append(0x8E)  // é in MacRoman
+        bytes += Array("</string></plist>".utf8)
+        #expect(try XMLPropertyListReader().read(Data(bytes)) == "é")
+        #expect(CoreFoundationVerdict.reads(Data(bytes)) != true, "Foundation on Linux now reads MacRoman: the row can go")
+    }
+
+    /// Row euc-jp-linux of docs/parity.md: CF's name table maps "euc-jp" to Japanese (EUC)
+    /// (CFStringEncodingDatabase.c) and Apple documents it (`String.Encoding.japaneseEUC`), but
+    /// Foundation on Linux reads none of its two-byte characters (あ, A4 A2, is refused where
+    /// Shift_JIS's reads), so Archivist reads such a document as Apple's platforms would.
+    @Test func anEUCJPDocumentIsReadAsApplesPlatformsReadIt() throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<plist><string>".utf8)
+        bytes += [0xA4, 0xA2]  // あ in EUC-JP
+        bytes += Array("</string></plist>".utf8)
+        #expect(try XMLPropertyListReader().read(Data(bytes)) == "あ")
+        #expect(CoreFoundationVerdict.reads(Data(bytes)) != true, "Foundation on Linux now reads EUC-JP: the row can go")
+        var shiftJIS = Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<plist><string>".utf8)
+        shiftJIS += [0x82, 0xA0]  // あ in Shift_JIS
+        shiftJIS += Array("</string></plist>".utf8)
+        #expect(CoreFoundationVerdict.reads(Data(shiftJIS)) != false)
+    }
+
+    /// A name CF cannot hand ICU is no encoding: one with a byte past 0x7F (CF makes a C string
+    /// of it in ASCII), or of 60 bytes or more (ICU's longest name is 59); found by FuzzParity.
+    @Test(arguments: [Array("\u{E9}UTF-8".unicodeScalars.map { UInt8($0.value) }), Array(("UTF-8" + String(repeating: ".", count: 55)).utf8)])
+    func anEncodingNameICUCannotTakeIsRefused(_ name: [UInt8]) throws {
+        let bytes = Array("<?xml version=\"1.0\" encoding=\"".utf8) + name + Array("\"?><plist><true/></plist>".utf8)
+        #expect(throws: PropertyListError.self) { try XMLPropertyListReader().read(Data(bytes)) }
+        #expect(CoreFoundationVerdict.reads(Data(bytes)) != true)
+        // One byte shorter, the name is read.
+        let shorter = Array("<?xml version=\"1.0\" encoding=\"".utf8) + Array(("UTF-8" + String(repeating: ".", count: 54)).utf8) + Array("\"?><plist><true/></plist>".utf8)
+        #expect(try XMLPropertyListReader().read(Data(shorter)) == true)
+    }
+
     // MARK: - What CF reads though XML forbids it
 
     @Test func characterReferencesToControlCharactersAreReadAsCFReadsThem() throws {

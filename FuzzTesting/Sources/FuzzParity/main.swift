@@ -33,7 +33,7 @@ public func fuzzParity(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         // Row json-is-read-last: CF reads no JSON; Archivist reads it after the formats CF reads.
         return 0
     case (.refused, .accepted) where declaresEncodingLinuxLacks(bytes):
-        // Rows linux-lacks-macroman and euc-jp-icu-table.
+        // Rows linux-lacks-macroman and euc-jp-linux.
         return 0
     default:
         var report = "archivist FuzzParity: Core Foundation and PropertyListReader differ\n"
