@@ -6,19 +6,27 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "TypedStream", targets: ["TypedStream"]),
+        .library(name: "NIBArchive", targets: ["NIBArchive"]),
+        .library(name: "Bookmark", targets: ["Bookmark"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "ArchivePayload", targets: ["ArchivePayload"]),
+        .library(name: "ArchiveReports", targets: ["ArchiveReports"]),
         .library(name: "CoreDataModel", targets: ["CoreDataModel"]),
         .library(name: "KeyedBlobs", targets: ["KeyedBlobs"]),
         .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
         .library(name: "Codegen", targets: ["Codegen"]),
         .library(name: "Sweep", targets: ["Sweep"]),
         .library(name: "PostgresTable", targets: ["PostgresTable"]),
+        .library(name: "PlistBuddy", targets: ["PlistBuddy"]),
+        .library(name: "Plutil", targets: ["Plutil"]),
         .executable(name: "archivist", targets: ["archivist"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        // `swift package generate-documentation`: the libraries' DocC catalogs, built by .ci/run.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         .systemLibrary(
@@ -41,17 +49,40 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        // The version make stamps into the executable (see its header); empty without make.
+        .target(name: "CVersionStamp"),
+        // The one door to the operating system: every call that differs between Linux and
+        // Darwin (read and write loops, durable writes, temporary files, memory maps, threads,
+        // malloc tuning), in no product. See docs/architecture.md.
+        .target(name: "SystemInterface"),
         .target(
             name: "PropertyList",
-            dependencies: ["CLibXML2"]
+            dependencies: ["CLibXML2", "SystemInterface"]
         ),
+        .target(name: "TypedStream"),
+        // Compiled nibs (the NIBArchive format ibtool writes) and URL bookmark data (with classic
+        // alias records): raw readers that depend on nothing; KeyedArchive maps them.
+        .target(name: "NIBArchive"),
+        .target(name: "Bookmark"),
+        // Small writers of NIBArchives, bookmarks and alias records, for tests and hostile
+        // inputs; in no product (Archivist writes neither format).
+        .target(name: "BlobFixtures", dependencies: ["NIBArchive", "Bookmark"]),
+        // A small NSArchiver writer and Foundation's objects as NSArchiver writes them, for tests,
+        // fixtures and the benchmark; in no product (Archivist never writes typedstreams).
+        .target(name: "TypedStreamFixtures"),
         .target(
             name: "KeyedArchive",
-            dependencies: ["PropertyList"]
+            dependencies: ["PropertyList", "TypedStream", "NIBArchive", "Bookmark"]
         ),
         .target(
             name: "ArchivePayload",
-            dependencies: ["KeyedArchive", "PropertyList"]
+            dependencies: ["KeyedArchive", "PropertyList", "Bookmark"]
+        ),
+        // How an archive is shown to people: the tree, Graphviz and HTML printers and the HTML
+        // assets the inspect and sweep pages share.
+        .target(
+            name: "ArchiveReports",
+            dependencies: ["KeyedArchive", "TypedStream", "PropertyList"]
         ),
         .target(
             name: "CoreDataModel",
@@ -59,18 +90,32 @@ let package = Package(
         ),
         .target(
             name: "KeyedBlobs",
-            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList"]
+            dependencies: ["ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList"]
         ),
         .target(
             name: "CoreDataStore",
             dependencies: [
                 "CoreDataModel",
                 "KeyedBlobs",
+                "Codegen",
                 "ArchivePayload",
                 "KeyedArchive",
                 "PropertyList",
+                "SystemInterface",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        // macOS PlistBuddy's command language (entries, commands, printer) over PropertyList's
+        // readers, writers and key path edits; the CLI only connects it to the terminal.
+        .target(
+            name: "PlistBuddy",
+            dependencies: ["PropertyList", "SystemInterface"]
+        ),
+        // macOS plutil's command line (commands, flags, messages, exit status) over PropertyList's
+        // readers and writers; the CLI gives it its files and streams.
+        .target(
+            name: "Plutil",
+            dependencies: ["PropertyList"]
         ),
         .target(
             name: "Codegen",
@@ -78,7 +123,8 @@ let package = Package(
         ),
         .target(
             name: "Sweep",
-            dependencies: ["CoreDataStore", "ArchivePayload", "KeyedArchive", "PropertyList", "CLibArchive"]
+            dependencies: ["CoreDataStore", "ArchivePayload", "ArchiveReports", "KeyedArchive", "TypedStream", "NIBArchive", "Bookmark", "PropertyList", "CLibArchive",
+                           "SystemInterface"]
         ),
         .target(
             name: "PostgresTable",
@@ -94,32 +140,41 @@ let package = Package(
                 "PropertyList",
                 "KeyedArchive",
                 "ArchivePayload",
+                "ArchiveReports",
                 "CoreDataModel",
                 "CoreDataStore",
                 "Codegen",
                 "Sweep",
                 "PostgresTable",
+                "KeyedBlobs",
+                "CVersionStamp",
+                "PlistBuddy",
+                "Plutil",
+                "SystemInterface",
+                "Bookmark",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            // Release builds carry the Swift runtime and Foundation inside the executable: a
-            // process then starts without resolving them (about 12 ms less per run) and calls
-            // the runtime directly rather than through the PLT. Debug builds link as usual.
-            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+            // Release builds on Linux carry the Swift runtime, Foundation and Dispatch inside the
+            // executable: a process then starts without resolving them (about 12 ms less per
+            // run), calls the runtime directly rather than through the PLT, and runs on a machine
+            // with no Swift toolchain (`ldd` lists only Debian's C libraries; docs/install.md).
+            // Debug builds link as usual; macOS has no static Swift runtime to link.
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]
         ),
         // Store and model fixtures (the BowTie store, the Palette store with its model cache and
         // compiled model): used by archivist-fixtures, the benchmark and the tests; in no product.
         .target(
             name: "StoreFixtures",
             dependencies: [
-                "CoreDataModel", "CoreDataStore", "KeyedArchive", "PropertyList", "CZlib",
+                "CoreDataModel", "CoreDataStore", "KeyedArchive", "PropertyList", "CZlib", "TypedStreamFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .executableTarget(
             name: "archivist-bench",
             dependencies: [
-                "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures",
+                "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "TypedStreamFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -138,12 +193,25 @@ let package = Package(
             dependencies: ["PropertyList"]
         ),
         .testTarget(
+            name: "TypedStreamTests",
+            dependencies: ["TypedStream", "TypedStreamFixtures"]
+        ),
+        .testTarget(
+            name: "NIBArchiveTests",
+            dependencies: ["NIBArchive", "BlobFixtures"]
+        ),
+        .testTarget(
+            name: "BookmarkTests",
+            dependencies: ["Bookmark", "BlobFixtures"]
+        ),
+        .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "PropertyList", "archivist-fixtures"]
+            dependencies: ["KeyedArchive", "ArchiveReports", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures",
+                           "NIBArchive", "Bookmark", "BlobFixtures"]
         ),
         .testTarget(
             name: "ArchivePayloadTests",
-            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList"]
+            dependencies: ["ArchivePayload", "ArchiveReports", "KeyedArchive", "PropertyList", "TypedStreamFixtures"]
         ),
         .testTarget(
             name: "CoreDataModelTests",
@@ -164,6 +232,10 @@ let package = Package(
                 "PropertyList",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        .testTarget(
+            name: "PlistBuddyTests",
+            dependencies: ["PlistBuddy", "PropertyList"]
         ),
         .testTarget(
             name: "CodegenTests",
@@ -192,6 +264,7 @@ let package = Package(
         .testTarget(
             name: "ArchivistCLITests",
             dependencies: ["PropertyList", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "Sweep", "KeyedArchive", "PostgresTable",
+                           "TypedStreamFixtures",
                            "PostgresFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],

@@ -10,6 +10,9 @@ let fuzzTargets = [
     "FuzzJSONPropertyList",
     "FuzzKeyedArchive",
     "FuzzCheckAndUnarchive",
+    "FuzzTypedStream",
+    "FuzzNIBArchive",
+    "FuzzBookmark",
     "FuzzParity",
 ]
 
@@ -29,6 +32,10 @@ let package = Package(
                 .product(name: "PropertyList", package: "Archivist"),
                 .product(name: "KeyedArchive", package: "Archivist"),
                 .product(name: "ArchivePayload", package: "Archivist"),
+                .product(name: "ArchiveReports", package: "Archivist"),
+                .product(name: "TypedStream", package: "Archivist"),
+                .product(name: "NIBArchive", package: "Archivist"),
+                .product(name: "Bookmark", package: "Archivist"),
             ]
         )
     },

@@ -15,7 +15,7 @@ walks nska's result in step with the raw archive (read with plistlib), so that i
 node's class chain and where $null was, and turns the raw fields of the classes Archivist maps
 (NSURL, NSNull, NSData, NSOrderedSet, NSCountedSet, NSIndexSet, NSValue, NSAttributedString,
 NSLocale, NSTimeZone, NSError, NSDecimalNumber, UIColor/NSColor, _NSKeyedCoderOldStyleArray,
-subclasses of the collections) into the payload the README's "Payload mapping" table promises.
+subclasses of the collections) into the payload the "Payload mapping" table (docs/payload-mapping.md) promises.
 That mapping is re-implemented here from Apple's encodings, independently of Sources/.
 
 Normalized forms: dates are seconds since 1970 (float, compared within 2 microseconds, since
@@ -144,7 +144,7 @@ def nska_converts(name, obj):
     return False
 
 
-# The classes whose payload Archivist maps specially (README, "Payload mapping"); any other
+# The classes whose payload Archivist maps specially (docs/payload-mapping.md); any other
 # class is an object of its fields. A subclass maps as the first class of its chain known here.
 KINDS = {
     "NSArray": "array", "NSMutableArray": "array",

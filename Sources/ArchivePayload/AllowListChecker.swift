@@ -109,8 +109,16 @@ public struct AllowListChecker: Sendable {
                                         uid: object.uid, path: path, judgedChain: judged, reason: reason))
             }
         }
-        return AllowListReport(violations: violations, warnings: warnings,
-                               suggestedAdditions: minimalAdditions(for: violations), allowList: allowList)
+        var report = AllowListReport(violations: violations, warnings: warnings,
+                                     suggestedAdditions: minimalAdditions(for: violations), allowList: allowList)
+        if let nib = archive.nibArchive {
+            report.nibArchive = .init(coderVersion: Int(nib.header.coderVersion), classes: nib.classCounts)
+        }
+        if let stream = archive.typedStream {
+            report.typedStream = .init(byteOrder: stream.header.byteOrder.rawValue, systemVersion: stream.header.systemVersion,
+                                       classes: stream.classCounts.map(\.name))
+        }
+        return report
     }
 
     /// The report of an archive whose objects all pass without a warning that names an object,

@@ -35,8 +35,58 @@ public struct AllowListReport: Sendable, Hashable {
         public var path: String?
     }
 
-    /// Whether the transformer would accept the whole graph.
-    public var isAccepted: Bool { violations.isEmpty }
+    /// Why a blob written by NSArchiver is refused whatever its classes: no secure unarchiver
+    /// (`NSSecureUnarchiveFromDataTransformer`, `NSKeyedUnarchiver` with secure coding) reads a
+    /// typedstream at all.
+    public struct TypedStreamRefusal: Sendable, Hashable {
+        /// `big` or `little`.
+        public var byteOrder: String
+        /// The writer's system version (1000 for every Mac OS X writer).
+        public var systemVersion: Int
+        /// The classes of the stream's objects, in order of first appearance.
+        public var classes: [String]
+
+        public init(byteOrder: String, systemVersion: Int, classes: [String]) {
+            self.byteOrder = byteOrder
+            self.systemVersion = systemVersion
+            self.classes = classes
+        }
+    }
+
+    /// Why a compiled nib is refused whatever its classes: it is no secure-coding blob. A nib is
+    /// loaded by `UINib`/`NSNib`, whose decoder instantiates every class the nib names, never
+    /// through a secure unarchiver with an allow-list.
+    public struct NIBArchiveRefusal: Sendable, Hashable {
+        /// The header's coder version (10 for current Xcode).
+        public var coderVersion: Int
+        /// The classes of the nib's objects with their counts, in order of first appearance.
+        public var classes: [(name: String, count: Int)]
+
+        public init(coderVersion: Int, classes: [(name: String, count: Int)]) {
+            self.coderVersion = coderVersion
+            self.classes = classes
+        }
+
+        public static func == (a: Self, b: Self) -> Bool {
+            a.coderVersion == b.coderVersion && a.classes.elementsEqual(b.classes) { $0.name == $1.name && $0.count == $1.count }
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(coderVersion)
+            for c in classes { hasher.combine(c.name); hasher.combine(c.count) }
+        }
+    }
+
+    /// Whether the transformer would accept the whole graph: every class allowed, and the blob
+    /// a keyed archive.
+    public var isAccepted: Bool { violations.isEmpty && typedStream == nil && nibArchive == nil }
+    /// Set when the blob is a compiled nib, which is no secure-coding blob whatever its classes.
+    public var nibArchive: NIBArchiveRefusal?
+    /// Whether every object's class is allowed, whichever archiver wrote the blob: what decides
+    /// whether its objects may be turned into a payload.
+    public var classesAccepted: Bool { violations.isEmpty }
+    /// Set when the blob is an NSArchiver typedstream, which is refused whatever its classes.
+    public var typedStream: TypedStreamRefusal?
     public var violations: [Violation]
     public var warnings: [Warning]
     /// The smallest set of classes to add with `--allow` for the blob to pass.

@@ -27,7 +27,8 @@ public struct KeyedArchiveDecoder: Sendable {
         let archive = try KeyedArchive(data: data, options: readOptions)
         if let allowList {
             let report = AllowListChecker(allowList: allowList).check(archive)
-            guard report.isAccepted else {
+            // The classes decide; an NSArchiver typedstream decodes as a keyed archive does.
+            guard report.classesAccepted else {
                 let refused = report.violations.map { "\($0.readableClassName) at \($0.path)" }.joined(separator: ", ")
                 throw PayloadError(.refused, "refused by the allow-list: \(refused)")
             }

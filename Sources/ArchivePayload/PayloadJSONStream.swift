@@ -36,10 +36,18 @@ extension PayloadMapper {
 
     /// The walk of `payload(of:)` with the JSON writer at its end: each function writes what
     /// its counterpart in `Walk` returns, and shares its state (ancestors, counts). It keeps
-    /// no path: any error makes `json(of:options:)` map the payload the ordinary way, which
-    /// reports it with its path, so the path would only be rendered for nothing.
+    /// no path unless cycles are broken (references then point at places on it): any error
+    /// makes `json(of:options:)` map the payload the ordinary way, which reports it with its
+    /// path, so the path would only be rendered for nothing.
     struct JSONStream {
         var walk: Walk
+        /// Whether `walk.components` follows the writing, for references to point along.
+        let keepsPath: Bool
+
+        init(walk: Walk) {
+            self.walk = walk
+            keepsPath = walk.options.breaksCycles
+        }
 
         mutating func write(_ value: ArchivedValue, depth: Int, level: Int, into e: inout JSONEmitter) throws {
             // `Walk.map(_:depth:)`, whose nil is written as null.
@@ -62,16 +70,16 @@ extension PayloadMapper {
                 case .number(let n)?: try e.write(n, level: level)
                 case .date(let d)?: try e.write(.date(d), level: level)
                 case .array(let a)?:
-                    try walk.enter(uid)
+                    if let reference = try walk.enter(uid) { return try e.write(reference, level: level) }
                     defer { walk.ancestors[uid] = -1 }
                     try writeElements(a, depth: depth, level: level, into: &e)
                 case .dictionary(let keys, let values)?:
-                    try walk.enter(uid)
+                    if let reference = try walk.enter(uid) { return try e.write(reference, level: level) }
                     defer { walk.ancestors[uid] = -1 }
                     try writeDictionary(keys: keys, values: values, depth: depth, level: level, into: &e)
                 default:
                     guard let object = walk.archive.object(value) else { return e.out.append("null") }
-                    try walk.enter(uid)
+                    if let reference = try walk.enter(uid) { return try e.write(reference, level: level) }
                     defer { walk.ancestors[uid] = -1 }
                     try writeObject(object, depth: depth, level: level, into: &e)
                 }
@@ -101,7 +109,9 @@ extension PayloadMapper {
             for i in values.indices {
                 if i > 0 { e.out.append(UInt8(ascii: ",")) }
                 e.newline(level + 1)
+                if keepsPath { walk.components.append(.index(i)) }
                 try write(values[i], depth: depth + 1, level: level + 1, into: &e)
+                if keepsPath { walk.components.removeLast() }
             }
             e.newline(level)
             e.out.append(UInt8(ascii: "]"))
@@ -128,7 +138,8 @@ extension PayloadMapper {
                 // Integer or other keys: as `Walk.dictionary` builds them, written whole.
                 var mappedValues: [PropertyListValue] = []
                 for i in 0..<count {
-                    mappedValues.append(try walk.map(values[i], at: .index(i), depth: depth + 1) ?? walk.null)
+                    let step: Walk.PathComponent = keepsPath ? Walk.valueStep(i, keys: mappedKeys) : .index(i)
+                    mappedValues.append(try walk.map(values[i], at: step, depth: depth + 1) ?? walk.null)
                 }
                 return try e.write(Walk.codableDictionary(mappedKeys, mappedValues), level: level)
             }
@@ -172,7 +183,9 @@ extension PayloadMapper {
             guard case .string(let name) = key else { return }
             e.writeString(name)
             e.writeColon()
+            if keepsPath { walk.components.append(.key(name)) }
             try write(value, depth: depth + 1, level: level + 1, into: &e)
+            if keepsPath { walk.components.removeLast() }
         }
     }
 }

@@ -1,3 +1,4 @@
+import Bookmark
 import Foundation
 import KeyedArchive
 import PropertyList
@@ -30,15 +31,36 @@ public struct PayloadMapper: Sendable {
 
     /// The payload of the archive's root object.
     ///
-    /// - Throws: `PayloadError.cycle` naming the path around a cycle, `.noRoot` when `$top` names
-    ///   no root.
+    /// - Throws: `PayloadError.cycle` naming the path around a cycle (unless
+    ///   `PayloadOptions.breaksCycles`), `.noRoot` when `$top` names no root.
     public func payload(of archive: KeyedArchive) throws(PayloadError) -> PropertyListValue {
-        guard let root = archive.root else {
-            let keys = archive.top.map(\.key).joined(separator: ", ")
-            throw PayloadError(.noRoot, "the archive has no root object ($top has: \(keys.isEmpty ? "nothing" : keys))")
+        var walk = try Walk(rootOf: archive, options: options)
+        return try walk.mapRoot()
+    }
+
+    /// The part of the payload at `path` (`.unbox`), or nil when the payload has nothing there.
+    /// References that break cycles (`PayloadOptions.breaksCycles`) point within the part, as
+    /// if it were the whole payload.
+    ///
+    /// - Throws: as `payload(of:)`, and `PayloadError.cycle` when the part holds a reference to
+    ///   an object outside it (one it is inside), which no pointer into the part can reach.
+    public func payload(of archive: KeyedArchive, at path: PayloadPath) throws(PayloadError) -> PropertyListValue? {
+        var walk = try Walk(rootOf: archive, options: options)
+        let whole = try walk.mapRoot()
+        guard let tokens = path.tokens(in: whole), var part = path.value(in: whole) else { return nil }
+        for reference in walk.references where reference.at.starts(with: tokens) {
+            guard reference.target.starts(with: tokens) else {
+                throw PayloadError(.cycle, "cycle: the part at \(path) holds a reference back to \(PayloadReference.fragment(reference.target)), outside it; select a part that holds both ends")
+            }
+            let relative = PayloadReference.object(to: Array(reference.target.dropFirst(tokens.count)))
+            let place = PropertyListKeyPath(components: Array(reference.at.dropFirst(tokens.count)))
+            if place.components.isEmpty {
+                part = relative
+            } else {
+                try? part.edit(relative, at: place, mode: .replace)
+            }
         }
-        var walk = Walk(archive: archive, options: options)
-        return try walk.map(root, depth: 0) ?? .null
+        return part
     }
 
     struct Walk {
@@ -61,10 +83,34 @@ public struct PayloadMapper: Sendable {
         /// Nested payloads already decoded, by the UID of their data object, with their value count.
         var nestedPayloads: [Int: (value: PropertyListValue?, count: Int)] = [:]
 
+        /// The JSON Pointer tokens of where this walk's payload goes in the whole payload (a
+        /// nested archive's place in the outer one); empty for the root's.
+        var pointerBase: [String] = []
+        /// With `breaksCycles`, each reference written: where it is and where it points, as
+        /// JSON Pointer tokens from the payload's root.
+        var references: [(at: [String], target: [String])] = []
+
         init(archive: KeyedArchive, options: PayloadOptions) {
             self.archive = archive
             self.options = options
             ancestors = Array(repeating: -1, count: archive.objects.count)
+        }
+
+        /// A walk from the archive's root object.
+        ///
+        /// - Throws: `.noRoot` when `$top` names no root.
+        init(rootOf archive: KeyedArchive, options: PayloadOptions) throws(PayloadError) {
+            guard archive.root != nil else {
+                let keys = archive.top.map(\.key).joined(separator: ", ")
+                throw PayloadError(.noRoot, "the archive has no root object ($top has: \(keys.isEmpty ? "nothing" : keys))")
+            }
+            self.init(archive: archive, options: options)
+        }
+
+        /// The payload of the root object.
+        mutating func mapRoot() throws(PayloadError) -> PropertyListValue {
+            guard let root = archive.root else { return .null }
+            return try map(root, depth: 0) ?? .null
         }
 
         enum PathComponent {
@@ -73,6 +119,24 @@ public struct PayloadMapper: Sendable {
             case text(String)
             /// `.NS.keys[i]`, the path to a dictionary's key, rendered only when needed.
             case dictionaryKey(Int)
+            /// A field read under one key and written under another (`written`), or in its
+            /// object's place (nil): NSError's `NSUserInfo` is `userInfo`.
+            case field(archived: String, written: String?)
+        }
+
+        /// The JSON Pointer tokens of `components` (the payload keys and indexes they are at).
+        /// A dictionary's key is only ever gone into in the flat `[key, value, …]` form (a
+        /// key that is a container), where key `i` is element `2i`.
+        static func tokens(_ components: ArraySlice<PathComponent>) -> [String] {
+            components.compactMap { c in
+                switch c {
+                case .text: nil
+                case .key(let k): k
+                case .index(let i): String(i)
+                case .dictionaryKey(let i): String(2 * i)
+                case .field(_, let written): written
+                }
+            }
         }
 
         var null: PropertyListValue { options.target == .propertyList ? .string("$null") : .null }
@@ -87,6 +151,7 @@ public struct PayloadMapper: Sendable {
                 case .index(let i): "[\(i)]"
                 case .text(let t): t
                 case .dictionaryKey(let i): ".NS.keys[\(i)]"
+                case .field(let k, _): "." + k
                 }
             }
             guard shown.count > 11, let first = shown.first else { return shown.map(text).joined() }
@@ -127,16 +192,16 @@ public struct PayloadMapper: Sendable {
                 case .number(let n)?: return n
                 case .date(let d)?: return .date(d)
                 case .array(let a)?:
-                    try enter(uid)
+                    if let reference = try enter(uid) { return reference }
                     defer { ancestors[uid] = -1 }
                     return try elements(a, depth: depth)
                 case .dictionary(let keys, let values)?:
-                    try enter(uid)
+                    if let reference = try enter(uid) { return reference }
                     defer { ancestors[uid] = -1 }
                     return try dictionary(keys: keys, values: values, depth: depth)
                 default:
                     guard let object = archive.object(value) else { return nil }
-                    try enter(uid)
+                    if let reference = try enter(uid) { return reference }
                     defer { ancestors[uid] = -1 }
                     return try map(object, depth: depth)
                 }
@@ -145,13 +210,26 @@ public struct PayloadMapper: Sendable {
 
         /// Marks object `uid` (an index of `objects`) as on the way to the current value.
         ///
-        /// - Throws: `PayloadError.cycle` when it already is.
-        mutating func enter(_ uid: Int) throws(PayloadError) {
+        /// - Returns: nil; or, when the object already is on the way (a cycle) and
+        ///   `breaksCycles`, the reference to write in its place, the object not entered.
+        /// - Throws: `PayloadError.cycle` for a cycle otherwise.
+        mutating func enter(_ uid: Int) throws(PayloadError) -> PropertyListValue? {
             let start = Int(ancestors[uid])
             if start >= 0 {
-                throw PayloadError(.cycle, "cycle: \(rendered()) refers back to \(rendered(start)) (object #\(uid)); a payload cannot hold a loop")
+                guard options.breaksCycles else {
+                    throw PayloadError(.cycle, "cycle: \(rendered()) refers back to \(rendered(start)) (object #\(uid)); a payload cannot hold a loop")
+                }
+                return reference(to: start)
             }
             ancestors[uid] = Int32(truncatingIfNeeded: components.count)
+            return nil
+        }
+
+        /// The reference to the value at the first `count` components, written at the current one.
+        mutating func reference(to count: Int) -> PropertyListValue {
+            let target = pointerBase + Self.tokens(components.prefix(count))
+            references.append((at: pointerBase + Self.tokens(components[...]), target: target))
+            return PayloadReference.object(to: target)
         }
 
         /// Counts `n` more values against `maximumValueCount`.
@@ -195,7 +273,7 @@ public struct PayloadMapper: Sendable {
                 return .dictionary(PropertyListDictionary([(.string("relative"), absolute)]))
             case .uuid(let u): return .string(u.uppercaseText)
             case .attributedString(let string, _, _):
-                return try map(string, at: .key("NSString"), depth: depth + 1) ?? .string("")
+                return try map(string, at: .field(archived: "NSString", written: nil), depth: depth + 1) ?? .string("")
             case .geometry(let g): return Self.geometry(g)
             case .indexSet(let ranges):
                 return .array(ranges.map { .array([.integer(PropertyListInteger($0.lowerBound)), .integer(PropertyListInteger($0.count))]) })
@@ -205,7 +283,7 @@ public struct PayloadMapper: Sendable {
                 var d = PropertyListDictionary()
                 d.append(key: "domain", value: .string(domain))
                 d.append(key: "code", value: .integer(PropertyListInteger(code)))
-                if let info = try map(userInfo, at: .key("NSUserInfo"), depth: depth + 1) { d.append(key: "userInfo", value: info) }
+                if let info = try map(userInfo, at: .field(archived: "NSUserInfo", written: "userInfo"), depth: depth + 1) { d.append(key: "userInfo", value: info) }
                 return .dictionary(d)
             case .color(let c): return Self.color(c)
             case .propertyList(let value): return value
@@ -226,6 +304,7 @@ public struct PayloadMapper: Sendable {
         }
 
         mutating func dictionary(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(PayloadError) -> PropertyListValue {
+            if options.breaksCycles { return try dictionaryKeepingPlaces(keys: keys, values: values, depth: depth) }
             var mappedKeys: [PropertyListValue] = []
             var mappedValues: [PropertyListValue] = []
             let count = min(keys.count, values.count)
@@ -279,6 +358,38 @@ public struct PayloadMapper: Sendable {
                 return .dictionary(d)
             }
             return Self.codableDictionary(mappedKeys, mappedValues)
+        }
+
+        /// `dictionary` with each value's path its place in the payload, for references to point
+        /// at: the keys are mapped first, so that the shape the dictionary takes (string keys,
+        /// integer keys written as strings, or a flat `[key, value, …]` array) is known before
+        /// its values are.
+        mutating func dictionaryKeepingPlaces(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(PayloadError) -> PropertyListValue {
+            let count = min(keys.count, values.count)
+            var mappedKeys: [PropertyListValue] = []
+            mappedKeys.reserveCapacity(count)
+            for i in 0..<count { mappedKeys.append(try map(keys[i], at: .dictionaryKey(i), depth: depth + 1) ?? null) }
+            var mappedValues: [PropertyListValue] = []
+            mappedValues.reserveCapacity(count)
+            for i in 0..<count {
+                let step = Self.valueStep(i, keys: mappedKeys)
+                mappedValues.append(try map(values[i], at: step, depth: depth + 1) ?? null)
+            }
+            guard mappedKeys.allSatisfy({ $0.stringValue != nil }) else { return Self.codableDictionary(mappedKeys, mappedValues) }
+            var d = PropertyListDictionary()
+            d.reserveCapacity(count)
+            for (k, v) in zip(mappedKeys, mappedValues) where !((options.target == .propertyList) && v == null) {
+                d.append(key: k, value: v)
+            }
+            return .dictionary(d)
+        }
+
+        /// Where value `i` of a dictionary with these mapped keys goes in the payload:
+        /// under its key, its integer key's decimal string, or at `2i + 1` of the flat array.
+        static func valueStep(_ i: Int, keys: [PropertyListValue]) -> PathComponent {
+            if keys.allSatisfy({ $0.stringValue != nil }), let name = keys[i].stringValue { return .key(name) }
+            if keys.allSatisfy({ $0.integerValue?.int64Value != nil }), let n = keys[i].integerValue { return .key(n.description) }
+            return .index(2 * i + 1)
         }
 
         /// A dictionary whose keys are not all strings, as Codable writes it: integer keys as
@@ -337,14 +448,25 @@ public struct PayloadMapper: Sendable {
                 document = try? JSONPropertyListReader().read(data)
             case .propertyList?:
                 document = try? PropertyListReader().read(data).value
-            case .keyedArchive?:
+            case .bookmark?:
+                // A bookmark becomes the object of its fields (BookmarkPropertyList).
+                document = (try? Bookmark(data: data)).map(BookmarkPropertyList.value(of:))
+            case .aliasRecord?:
+                document = (try? AliasRecord(data: data)).map(BookmarkPropertyList.value(of:))
+            case .keyedArchive?, .typedStream?, .nibArchive?:
                 guard let nested = try? KeyedArchive(data: data), let root = nested.root else { break }
                 var inner = Walk(archive: nested, options: options)
                 inner.nestedDepth = nestedDepth + 1
                 inner.components = [.text(rendered() + "<archive>.root")]
                 inner.produced = produced
+                if options.breaksCycles { inner.pointerBase = pointerBase + Self.tokens(components[...]) }
                 value = try inner.map(root, depth: depth + 1)
                 produced = inner.produced
+                // References point into this place: the value cannot be reused at another.
+                if !inner.references.isEmpty {
+                    references += inner.references
+                    return value
+                }
             default:
                 break
             }

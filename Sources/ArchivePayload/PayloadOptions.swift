@@ -22,13 +22,18 @@ public struct PayloadOptions: Sendable, Hashable {
     /// appears, as it will in the payload, so a small archive of shared references cannot make
     /// a payload of billions of values.
     public var maximumValueCount = 10_000_000
+    /// Write an object that refers back to one it is inside (a cycle) as a reference to where
+    /// that one is written, `{"$ref": "#/items/0"}` (`PayloadReference`), instead of refusing the
+    /// archive. An object shared without a cycle is still written in full at each place.
+    public var breaksCycles = false
 
     public init(keepsClassNames: Bool = false, expandsNestedPayloads: Bool = false, target: Target = .json, maximumDepth: Int = 512,
-                maximumValueCount: Int = 10_000_000) {
+                maximumValueCount: Int = 10_000_000, breaksCycles: Bool = false) {
         self.keepsClassNames = keepsClassNames
         self.expandsNestedPayloads = expandsNestedPayloads
         self.target = target
         self.maximumDepth = maximumDepth
         self.maximumValueCount = maximumValueCount
+        self.breaksCycles = breaksCycles
     }
 }

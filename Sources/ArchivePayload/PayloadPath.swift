@@ -14,6 +14,29 @@ public struct PayloadPath: Sendable, Hashable, CustomStringConvertible {
         components.isEmpty ? "." : components.reduce("") { $0 + ($1.hasPrefix("[") ? $1 : "." + $1) }
     }
 
+    /// The JSON Pointer tokens of this path in `root` (array indexes as decimal numbers), or
+    /// nil when some step does not exist.
+    func tokens(in root: PropertyListValue) -> [String]? {
+        var current = root
+        var tokens: [String] = []
+        for c in components {
+            if c.hasPrefix("["), c.hasSuffix("]"), let i = Int(c.dropFirst().dropLast()) {
+                guard case .array(let a) = current, a.indices.contains(i) else { return nil }
+                current = a[i]
+                tokens.append(String(i))
+            } else if case .array(let a) = current {
+                guard let i = Int(c), a.indices.contains(i) else { return nil }
+                current = a[i]
+                tokens.append(String(i))
+            } else {
+                guard case .dictionary(let d) = current, let next = d[c] else { return nil }
+                current = next
+                tokens.append(c)
+            }
+        }
+        return tokens
+    }
+
     /// The value at this path, or nil when some step does not exist.
     public func value(in root: PropertyListValue) -> PropertyListValue? {
         var current = root

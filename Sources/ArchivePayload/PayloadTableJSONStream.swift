@@ -36,6 +36,10 @@ extension PayloadMapper {
         let options: PayloadOptions
         /// `Walk.ancestors`: per UID, whether the object is on the way to the current value.
         var ancestors: [Bool]
+        /// With `breaksCycles`: per UID on the way, how many of `path`'s tokens lead to it; and
+        /// the JSON Pointer tokens of the value being written. Empty otherwise.
+        var depthOnPath: [Int32] = []
+        var path: [String] = []
         /// `Walk.produced`.
         var produced = 0
         /// The keys of the last dictionary written, by their UIDs: where each was written as a
@@ -48,6 +52,7 @@ extension PayloadMapper {
         init(options: PayloadOptions, objectCount: Int) {
             self.options = options
             ancestors = [Bool](repeating: false, count: objectCount)
+            if options.breaksCycles { depthOnPath = [Int32](repeating: 0, count: objectCount) }
         }
 
         /// `Walk.count`.
@@ -78,11 +83,11 @@ extension PayloadMapper {
             case .dateObject(let date):
                 do { try e.write(.date(date), level: level) } catch { throw Stop() }
             case .array(let range):
-                try enter(uid)
+                guard try enter(uid) else { return try writeCycleReference(to: uid, level: level, into: &e) }
                 try writeElements(range, depth: depth, level: level, reader: &reader, into: &e)
                 ancestors[uid] = false
             case .dictionary(let keys, let values):
-                try enter(uid)
+                guard try enter(uid) else { return try writeCycleReference(to: uid, level: level, into: &e) }
                 try writeDictionary(keys: keys, values: values, depth: depth, level: level, reader: &reader, into: &e)
                 ancestors[uid] = false
             case .url(let base, let relative):
@@ -95,11 +100,23 @@ extension PayloadMapper {
             }
         }
 
-        /// `Walk.enter`: a cycle is reported by the ordinary walk.
+        /// `Walk.enter`: false for a cycle that is broken (a reference is written instead); any
+        /// other cycle is reported by the ordinary walk.
         @inline(__always)
-        mutating func enter(_ uid: Int) throws(Stop) {
-            guard !ancestors[uid] else { throw Stop() }
+        mutating func enter(_ uid: Int) throws(Stop) -> Bool {
+            guard !ancestors[uid] else {
+                guard options.breaksCycles else { throw Stop() }
+                return false
+            }
             ancestors[uid] = true
+            if options.breaksCycles { depthOnPath[uid] = Int32(truncatingIfNeeded: path.count) }
+            return true
+        }
+
+        /// `Walk.reference`: the reference to object `uid`, which is on the way here.
+        mutating func writeCycleReference(to uid: Int, level: Int, into e: inout JSONEmitter) throws(Stop) {
+            let target = Array(path.prefix(Int(depthOnPath[uid])))
+            do { try e.write(PayloadReference.object(to: target), level: level) } catch { throw Stop() }
         }
 
         /// `JSONStream.writeElements`.
@@ -111,7 +128,9 @@ extension PayloadMapper {
             for i in range {
                 if i > range.lowerBound { e.out.append(UInt8(ascii: ",")) }
                 e.newline(level + 1)
+                if options.breaksCycles { path.append(String(i - range.lowerBound)) }
                 try writeReference(Int(uids[i]), depth: depth + 1, level: level + 1, reader: &reader, into: &e)
+                if options.breaksCycles { path.removeLast() }
             }
             e.newline(level)
             e.out.append(UInt8(ascii: "]"))
@@ -126,7 +145,8 @@ extension PayloadMapper {
             let count = keys.count
             guard depth + 1 <= options.maximumDepth else { throw Stop() }
             try self.count(count)
-            let same = lastKeyUIDs.count == count && uids.withUnsafeBufferPointer { u in
+            // With cycles broken, each value's key is a token of the path: the names are needed.
+            let same = !options.breaksCycles && lastKeyUIDs.count == count && uids.withUnsafeBufferPointer { u in
                 lastKeyUIDs.withUnsafeBufferPointer { last in
                     UnsafeBufferPointer(rebasing: u[keys]).elementsEqual(last)
                 }
@@ -162,7 +182,9 @@ extension PayloadMapper {
                     e.writeColon()
                     texts[i] = start..<e.out.length
                 }
+                if options.breaksCycles { path.append(names[i]) }
                 try writeReference(Int(uids[values.lowerBound + i]), depth: depth + 1, level: level + 1, reader: &reader, into: &e)
+                if options.breaksCycles { path.removeLast() }
             }
             e.newline(level)
             e.out.append(UInt8(ascii: "}"))

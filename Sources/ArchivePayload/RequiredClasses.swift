@@ -19,7 +19,9 @@ public struct RequiredClasses: Sendable {
     /// Sets of class names already checked: an archive of the same classes adds nothing.
     var knownSignatures: Set<[String]> = []
 
-    /// - Parameter allowList: the classes already allowed; none by default.
+    /// - Parameters:
+    ///   - allowList: the classes already allowed; none by default.
+    ///   - hierarchy: the class hierarchy that decides which subclasses pass.
     public init(beyond allowList: AllowList = AllowList(classes: []), hierarchy: ClassHierarchy = .apple) {
         checker = AllowListChecker(allowList: allowList, hierarchy: hierarchy)
     }

@@ -11,4 +11,10 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
+
+// xmlParserVersion is a function-like macro when libxml2 is built with threads, which Swift
+// cannot call: this reads it.
+static inline const char *archivist_libxml2_loaded_version(void) {
+    return xmlParserVersion;
+}
 #endif

@@ -22,8 +22,11 @@ public struct ManagedObjectModel: Sendable, Hashable {
 
     /// A model of these entities, laid out as a SQLite store would be.
     ///
-    /// - Parameter entityOrder: `Z_PRIMARYKEY`'s names by `Z_ENT`, when a store is at hand;
-    ///   entities it does not list follow in Core Data's own order.
+    /// - Parameters:
+    ///   - entities: the model's entities, in any order.
+    ///   - versionIdentifiers: `NSVersionIdentifiers`, the model's version identifiers.
+    ///   - entityOrder: `Z_PRIMARYKEY`'s names by `Z_ENT`, when a store is at hand;
+    ///     entities it does not list follow in Core Data's own order.
     public init(entities: [EntityDescription], versionIdentifiers: [String] = [], entityOrder: [String]? = nil) {
         self.entities = entities.sorted { Self.precedes($0.name, $1.name) }
         self.versionIdentifiers = versionIdentifiers

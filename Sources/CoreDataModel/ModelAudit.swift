@@ -8,15 +8,19 @@ public struct AttributeRows: Sendable, Hashable {
     public var values: Int
     /// Keyed archives among them.
     public var archives: Int
+    /// NSArchiver typedstreams among them (an `NSUnarchiveFromData` attribute's values).
+    public var typedStreams: Int
     /// For each class (readable name), how many archives contain it.
     public var classes: [String: Int]
     /// Archives the column's list refuses, and the classes to add so that all are accepted.
     public var refused: Int
     public var suggestedAdditions: [String]
 
-    public init(values: Int = 0, archives: Int = 0, classes: [String: Int] = [:], refused: Int = 0, suggestedAdditions: [String] = []) {
+    public init(values: Int = 0, archives: Int = 0, typedStreams: Int = 0, classes: [String: Int] = [:], refused: Int = 0,
+                suggestedAdditions: [String] = []) {
         self.values = values
         self.archives = archives
+        self.typedStreams = typedStreams
         self.classes = classes
         self.refused = refused
         self.suggestedAdditions = suggestedAdditions
@@ -49,6 +53,8 @@ public struct ModelAudit: Sendable, Hashable {
             switch self {
             case .noTransformer:
                 "Transformable with no transformer: Core Data falls back to the insecure NSKeyedUnarchiveFromData and warns on every launch"
+            case .insecureTransformer(let name) where name == ValueTransformerKind.unarchiveName:
+                "transformer \(name) reads NSArchiver typedstreams, which no secure unarchiver reads: its values must be migrated (archivist migrate --to archive) before the model names a secure transformer"
             case .insecureTransformer(let name):
                 "transformer \(name) unarchives insecurely: Core Data warns on every launch"
             case .customClassOutsideDefaults(let name):
@@ -101,6 +107,7 @@ public struct ModelAudit: Sendable, Hashable {
     /// Audits every stored Transformable attribute of `model`.
     ///
     /// - Parameters:
+    ///   - model: the app's model.
     ///   - rows: what the store's rows hold, by `Entity.attribute` (the declaring entity), as
     ///     a scan under each attribute's own judgement counted it; empty without a store.
     ///   - given: the app's transformer classes from `--transformer` / `--transformers`.
@@ -128,9 +135,15 @@ public struct ModelAudit: Sendable, Hashable {
                                                                                                 given: given[name] ?? [], needed: refusedClasses))))
             case .insecureTransformer(let name):
                 let additions = TransformerFix.addedClasses(customClass: attribute.customClassName, needed: refusedClasses, beyond: allowList)
+                var fix = TransformerFix(entity: entity.name, attribute: attribute, adding: additions)
+                // Typedstreams must become keyed archives first, unless the rows read show that
+                // they already are.
+                if name == ValueTransformerKind.unarchiveName, summary.map({ $0.typedStreams > 0 || $0.values == 0 }) ?? true {
+                    fix.requiresMigration(entity: entity.name, attribute: attribute.name)
+                }
                 findings.append(Finding(entity: entity.name, attribute: attribute,
                                         problem: attribute.valueTransformerName == nil ? .noTransformer : .insecureTransformer(name),
-                                        rows: summary, fix: TransformerFix(entity: entity.name, attribute: attribute, adding: additions)))
+                                        rows: summary, fix: fix))
             case .secureDefaults:
                 let additions = TransformerFix.addedClasses(customClass: attribute.customClassName, needed: refusedClasses, beyond: allowList)
                 guard !additions.isEmpty else { continue }

@@ -50,6 +50,7 @@ extension ModelAudit {
             var r = PropertyListDictionary()
             r.append(key: "values", value: .integer(PropertyListInteger(rows.values)))
             r.append(key: "archives", value: .integer(PropertyListInteger(rows.archives)))
+            if rows.typedStreams > 0 { r.append(key: "typedStreams", value: .integer(PropertyListInteger(rows.typedStreams))) }
             r.append(key: "classes", value: .dictionary(PropertyListDictionary(rows.classCounts.map { (.string($0.name), .integer(PropertyListInteger($0.count))) })))
             r.append(key: "refused", value: .integer(PropertyListInteger(rows.refused)))
             return .dictionary(r)
@@ -69,6 +70,7 @@ extension ModelAudit {
             fix.append(key: "className", value: finding.fix.className.map { .string($0) } ?? .null)
             fix.append(key: "addedClasses", value: .array(finding.fix.addedClasses.map { .string($0) }))
             fix.append(key: "swift", value: .string(finding.fix.swiftSource))
+            if let migration = finding.fix.migrationCommand { fix.append(key: "migrateFirst", value: .string(migration)) }
             f.append(key: "fix", value: .dictionary(fix))
             return .dictionary(f)
         }))
@@ -81,5 +83,23 @@ extension ModelAudit {
             return .dictionary(j)
         }))
         return .dictionary(root)
+    }
+}
+
+extension LoadedModel {
+    /// Where the model came from, for reports.
+    public var summaryJSON: PropertyListValue {
+        var d = PropertyListDictionary()
+        let kind = switch source {
+        case .modelCache: "modelCache"
+        case .compiledModel: "compiledModel"
+        case .sourceModel: "sourceModel"
+        }
+        d.append(key: "source", value: .string(kind))
+        d.append(key: "path", value: .string(source.path))
+        d.append(key: "version", value: source.version.map { .string($0) } ?? .null)
+        d.append(key: "versionMatch", value: versionMatch.map { .string($0.rawValue) } ?? .null)
+        d.append(key: "entities", value: .integer(PropertyListInteger(model.entities.count)))
+        return .dictionary(d)
     }
 }

@@ -52,8 +52,10 @@ public struct ModelReader: Sendable {
     /// The model at `path`: a `.mom` file, a `.momd` folder, an `.xcdatamodeld` folder, an
     /// `.xcdatamodel` folder or its `contents` file (any other file is tried as a `.mom`).
     ///
-    /// - Parameter storeHashes: a store's `NSStoreModelVersionHashes`. In a `.momd`, the
-    ///   version whose hashes equal them is read; without them, the current version.
+    /// - Parameters:
+    ///   - path: the model file or folder.
+    ///   - storeHashes: a store's `NSStoreModelVersionHashes`. In a `.momd`, the version whose
+    ///     hashes equal them is read; without them, the current version.
     /// - Throws: `ModelError` naming the file.
     public func read(path: String, storeHashes: [String: Data]? = nil) throws(ModelError) -> LoadedModel {
         var isDirectory: ObjCBool = false

@@ -20,6 +20,22 @@ public struct TransformerFix: Sendable, Hashable {
     public var addedClasses: [String]
     /// The Swift: the subclass and its registration, or the one-line model change.
     public var swiftSource: String
+    /// The `archivist migrate` command the stored values need before the model may name the
+    /// new transformer: set when they are NSArchiver typedstreams (`NSUnarchiveFromData`),
+    /// which no secure unarchiver reads.
+    public var migrationCommand: String?
+
+    /// Notes that the attribute's values are typedstreams: they must become keyed archives
+    /// first, or the new transformer reads every old row as nil.
+    mutating func requiresMigration(entity: String, attribute: String) {
+        let command = "archivist migrate STORE --attribute \(entity).\(attribute) --to archive"
+        migrationCommand = command
+        swiftSource = """
+            // \(entity).\(attribute) holds NSArchiver typedstreams (NSUnarchiveFromData), which no secure unarchiver reads.
+            // First convert them to keyed archives of the same objects, in place: \(command)
+            // Then:
+            """ + "\n" + swiftSource
+    }
 
     /// The fix that moves an attribute to `NSSecureUnarchiveFromDataTransformer`, adding
     /// `adding` to its defaults (none: the transformer itself suffices).

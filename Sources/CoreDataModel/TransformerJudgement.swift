@@ -33,6 +33,7 @@ public struct TransformerJudgement: Sendable, Hashable {
     /// The judgement for a column holding `attribute` (nil: not a model attribute).
     ///
     /// - Parameters:
+    ///   - attribute: the model's attribute for the column, or nil.
     ///   - given: transformer classes from `--transformer` / `--transformers`; a list given for
     ///     any transformer name, `NSSecureUnarchiveFromData` included, replaces its own.
     ///   - fallback: the list without a model (the secure defaults plus `--allow`, or `--only`).

@@ -38,7 +38,10 @@ public struct AttributeMigrator: Sendable {
     /// a run with nothing to convert makes none. A run that fails after making its backup but
     /// before committing any batch removes that backup, and says so in the error.
     ///
-    /// - Parameter progress: called after each batch; on the calling thread.
+    /// - Parameters:
+    ///   - path: the store file.
+    ///   - attribute: `Entity.attribute` as the model names it, or `table.column`.
+    ///   - progress: called after each batch; on the calling thread.
     /// - Throws: `StoreError` when the store cannot be opened, locked, backed up or written.
     ///   Rows that fail do not throw; they are in the result.
     public func migrate(path: String, attribute: String,

@@ -39,6 +39,8 @@ public struct MigrationOptions: Sendable {
     /// Rows per transaction. Each batch is committed on its own, so an interrupted migration
     /// keeps every finished batch and loses at most the one in progress (which rolls back).
     public var batchSize: Int
+    /// `batchSize` unless one is given: a store's default.
+    public static let defaultBatchSize = 5_000
     /// How many failed rows are kept with their reason; the rest are only counted.
     public var maximumListedFailures: Int
     /// Threads converting each batch (SQLite itself stays on one). Default: the active cores.
@@ -66,7 +68,7 @@ public struct MigrationOptions: Sendable {
     public init(target: Target, allowList: AllowList = .transformerDefault, payloadOptions: PayloadOptions = PayloadOptions(),
                 select: PayloadPath? = nil, jsonOptions: JSONWriteOptions = JSONWriteOptions(),
                 readOptions: KeyedArchiveReadOptions = .default, dryRun: Bool = false, backup: Backup = .besideStore,
-                batchSize: Int = 5_000, maximumListedFailures: Int = 1_000,
+                batchSize: Int = defaultBatchSize, maximumListedFailures: Int = 1_000,
                 parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, workerStackSize: Int? = nil,
                 classRenames: [KeyedArchiveClassRenamer.Rename] = [], archiveClasses: [String: String] = [:]) {
         self.target = target

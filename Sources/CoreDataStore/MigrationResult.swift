@@ -37,8 +37,13 @@ public struct MigrationResult: Sendable {
     /// Binary Data and loses its transformer. Nil without a model, for a dry run, while rows
     /// failed, for `--to archive`, or when the attribute is not Transformable.
     public var modelChange: ModelChange? {
-        // Back to archives (`--to archive`) the attribute stays Transformable.
-        guard !dryRun, !hasFailures, target != .archive, let attribute = location.attribute, attribute.attributeType == .transformable else { return nil }
+        guard !dryRun, !hasFailures, let attribute = location.attribute, attribute.attributeType == .transformable else { return nil }
+        if target == .archive {
+            // Back to archives the attribute stays Transformable; only an NSArchiver transformer
+            // must go, now that its typedstreams are keyed archives.
+            guard attribute.valueTransformerName == ValueTransformerKind.unarchiveName else { return nil }
+            return ModelChange(attribute: location.attributeName ?? attribute.name, leavingNSArchiver: attribute)
+        }
         return ModelChange(attribute: location.attributeName ?? attribute.name, from: attribute)
     }
 
@@ -97,6 +102,10 @@ public struct ModelChange: Sendable, Hashable {
     /// The transformer the attribute named, which the app no longer needs for it.
     public var removedTransformer: String?
     public var removedCustomClass: String?
+    /// The transformer the attribute names instead, when it stays Transformable: after its
+    /// typedstreams became keyed archives, `NSSecureUnarchiveFromData` (or a subclass allowing
+    /// more classes, which `model --audit` writes).
+    public var newTransformer: String?
 
     init(attribute: String, from description: AttributeDescription) {
         self.attribute = attribute
@@ -106,8 +115,21 @@ public struct ModelChange: Sendable, Hashable {
         removedCustomClass = description.customClassName
     }
 
+    /// The change after `--to archive` of an `NSUnarchiveFromData` attribute.
+    init(attribute: String, leavingNSArchiver description: AttributeDescription) {
+        self.attribute = attribute
+        oldType = description.attributeType
+        newType = description.attributeType
+        removedTransformer = description.valueTransformerName
+        newTransformer = ValueTransformerKind.secureUnarchiveName
+    }
+
     /// One sentence for the summary.
     public var sentence: String {
+        if let newTransformer {
+            return "\(attribute): transformer \(removedTransformer ?? "") → \(newTransformer), or the subclass of it that "
+                + "`archivist model STORE --audit` writes for the classes the rows hold (the values are keyed archives now)"
+        }
         var text = "\(attribute): \(oldType.xcodeName) → \(newType.xcodeName)"
         var removed: [String] = []
         removed.append("transformer \(removedTransformer ?? "(none: NSKeyedUnarchiveFromData)") removed")

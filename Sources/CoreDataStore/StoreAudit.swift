@@ -30,3 +30,51 @@ extension StoreScanner {
         return StoreAudit(report: report, audit: audit)
     }
 }
+
+/// Why `StoreScanner.modelReport(path:isStore:store:audit:progress:)` has no model to show.
+public enum ModelReportFailure: Error, Sendable {
+    /// The store at `path` could not be read.
+    case store(StoreError, path: String)
+    /// The store holds no model this reads (why, in words).
+    case noModel(String)
+    /// The model file could not be read.
+    case model(ModelError)
+}
+
+extension StoreScanner {
+    /// The model `archivist model` shows, and its audit when `audit` is set: a store's own (its
+    /// `Z_MODELCACHE`) when `isStore`, else the model file at `path`, whose version a .momd
+    /// picks by the hashes of `store` (the store it belongs to), whose rows the audit then
+    /// reads. Without a store, the audit judges the model alone.
+    ///
+    /// - Throws: `ModelReportFailure`: the store, its missing model, or the model file.
+    public func modelReport(path: String, isStore: Bool, store: String? = nil, audit: Bool = false,
+                            progress: ((ScanProgress) -> Void)? = nil) throws(ModelReportFailure) -> ModelReport {
+        guard let storePath = isStore ? path : store else {
+            let loaded: LoadedModel
+            do throws(ModelError) {
+                loaded = try ModelReader(options: options.modelOptions).read(path: path)
+            } catch {
+                throw .model(error)
+            }
+            let audit = audit ? ModelAudit(model: loaded.model, given: options.transformers, allowList: options.allowList) : nil
+            return ModelReport(file: path, model: loaded, audit: audit)
+        }
+        var scanner = self
+        scanner.options.model = isStore ? .storeCache : .file(path)
+        let found: (model: LoadedModel?, problem: String?, audit: ModelAudit?)
+        do throws(StoreError) {
+            if audit {
+                let result = try scanner.audit(path: storePath, progress: progress)
+                found = (result.report.model, result.report.modelProblem, result.audit)
+            } else {
+                let schema = try scanner.schema(path: storePath)
+                found = (schema.model, schema.modelProblem, nil)
+            }
+        } catch {
+            throw .store(error, path: storePath)
+        }
+        guard let model = found.model else { throw .noModel(found.problem ?? "no model") }
+        return ModelReport(file: path, model: model, audit: found.audit, rowsRead: audit)
+    }
+}

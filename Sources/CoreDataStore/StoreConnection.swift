@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PropertyList
+internal import SystemInterface
 
 /// Opens store files through GRDB: for reading, without changing anything (`openForReading`);
 /// for writing, only by `migrate` (`openForWriting`). Neither ever creates a store that is not
@@ -100,11 +101,12 @@ public enum StoreConnection {
     /// Copies the store and its journals into a private folder and opens the copy.
     static func openPrivateCopy(_ path: String, journal: [String]?) throws(StoreError) -> ReadOnlyStore {
         let base = FileManager.default.temporaryDirectory.path
-        var template = Array((base + "/archivist-store-XXXXXX").utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw StoreError(.cannotOpen, "cannot make a private folder in \(base) for a copy of the store and its journal: \(String(cString: strerror(errno)))", path: path)
+        let folder: String
+        switch TemporaryPaths.makeFolder(pathPrefix: base + "/archivist-store-") {
+        case .success(let made): folder = made
+        case .failure(let error):
+            throw StoreError(.cannotOpen, "cannot make a private folder in \(base) for a copy of the store and its journal: \(error.systemText)", path: path)
         }
-        let folder = String(cString: made)
         let name = (path as NSString).lastPathComponent
         let copy = folder + "/" + name
         var bytes: Int64 = 0
@@ -136,7 +138,7 @@ public enum StoreConnection {
     /// Copies `source` to a new file `destination` (mode 0600) with read(2) and write(2),
     /// without changing the source's access time where the system allows.
     static func copyFile(_ source: String, to destination: String, storePath: String) throws(StoreError) -> Int64 {
-        var input = open(source, O_RDONLY | O_CLOEXEC | noAccessTime)
+        var input = open(source, O_RDONLY | O_CLOEXEC | FileFlags.noAccessTime)
         if input < 0, errno == EPERM { input = open(source, O_RDONLY | O_CLOEXEC) }
         guard input >= 0 else {
             throw StoreError(.cannotOpen, "cannot read \(source): \(String(cString: strerror(errno)))", path: storePath)
@@ -150,31 +152,17 @@ public enum StoreConnection {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var total: Int64 = 0
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { FileIO.read(input, into: $0) }
             if n == 0 { return total }
             if n < 0 {
-                if errno == EINTR { continue }
                 throw StoreError(.cannotOpen, "cannot read \(source): \(String(cString: strerror(errno)))", path: storePath)
             }
-            var written = 0
-            while written < n {
-                let w = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, n - written) }
-                if w < 0 {
-                    if errno == EINTR { continue }
-                    throw StoreError(.cannotOpen, "cannot copy the store into \((destination as NSString).deletingLastPathComponent) (set TMPDIR to a folder with room for it): \(String(cString: strerror(errno)))", path: storePath)
-                }
-                written += w
+            if let error = buffer.withUnsafeBytes({ FileIO.writeAll(output, UnsafeRawBufferPointer(rebasing: $0.prefix(n))) }) {
+                throw StoreError(.cannotOpen, "cannot copy the store into \((destination as NSString).deletingLastPathComponent) (set TMPDIR to a folder with room for it): \(error.systemText)", path: storePath)
             }
             total += Int64(n)
         }
     }
-
-    /// Linux's O_NOATIME (not exported to Swift): reading does not update the access time.
-    #if os(Linux)
-    static let noAccessTime: Int32 = 0o1000000
-    #else
-    static let noAccessTime: Int32 = 0
-    #endif
 
     /// SQLite's message for a GRDB error, or the error's own description.
     static func describe(_ error: any Error) -> String {

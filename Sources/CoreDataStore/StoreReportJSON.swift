@@ -87,28 +87,28 @@ extension ColumnReport {
         } else {
             d.append(key: "model", value: .null)
         }
-        d.append(key: "rows", value: .integer(PropertyListInteger(rowCount)))
-        d.append(key: "kinds", value: Self.counts(kindCounts.map { ($0.kind.rawValue, $0.count) }))
-        d.append(key: "formats", value: Self.counts(formatCounts))
-        d.append(key: "inlineFramed", value: .integer(PropertyListInteger(inlineFramed)))
-        d.append(key: "externalReferences", value: .integer(PropertyListInteger(kinds[.externalReference] ?? 0)))
-        d.append(key: "missingExternalFiles", value: .integer(PropertyListInteger(missingExternalFiles)))
-        d.append(key: "classes", value: Self.counts(classCounts))
+        d.append(key: "rows", value: .integer(PropertyListInteger(tally.rowCount)))
+        d.append(key: "kinds", value: Self.counts(tally.kindCounts.map { ($0.kind.rawValue, $0.count) }))
+        d.append(key: "formats", value: Self.counts(tally.formatCounts))
+        d.append(key: "inlineFramed", value: .integer(PropertyListInteger(tally.inlineFramed)))
+        d.append(key: "externalReferences", value: .integer(PropertyListInteger(tally.kinds[.externalReference] ?? 0)))
+        d.append(key: "missingExternalFiles", value: .integer(PropertyListInteger(tally.missingExternalFiles)))
+        d.append(key: "classes", value: Self.counts(tally.classCounts))
         var verdict = PropertyListDictionary()
         verdict.append(key: "judgedBy", value: judgement.judgedBy.map { .string($0) } ?? .null)
         verdict.append(key: "judged", value: .bool(judgement.isJudged))
         verdict.append(key: "basis", value: .string(judgement.basisCode))
         verdict.append(key: "classes", value: judgement.allowList.map { .array($0.classes.map { .string($0) }) } ?? .null)
         if let flag = suggestedTransformerFlag { verdict.append(key: "judgeWith", value: .string(flag)) }
-        verdict.append(key: "accepted", value: .integer(PropertyListInteger(accepted)))
-        verdict.append(key: "refused", value: .integer(PropertyListInteger(refused)))
-        verdict.append(key: "refusedClasses", value: Self.counts(refusedClassCounts))
-        verdict.append(key: "suggestedAdditions", value: .array(suggestedAdditions.map { .string($0) }))
+        verdict.append(key: "accepted", value: .integer(PropertyListInteger(tally.accepted)))
+        verdict.append(key: "refused", value: .integer(PropertyListInteger(tally.refused)))
+        verdict.append(key: "refusedClasses", value: Self.counts(tally.refusedClassCounts))
+        verdict.append(key: "suggestedAdditions", value: .array(tally.suggestedAdditions.map { .string($0) }))
         if let snippet = swiftSnippet { verdict.append(key: "swiftSnippet", value: .string(snippet)) }
         d.append(key: "allowList", value: .dictionary(verdict))
-        d.append(key: "examples", value: .array(examples.map { example in
+        d.append(key: "examples", value: .array(tally.examples.map { example in
             .dictionary(PropertyListDictionary([
-                (.string("primaryKey"), .integer(PropertyListInteger(example.primaryKey))),
+                (.string("primaryKey"), .integer(PropertyListInteger(example.key))),
                 (.string("kind"), .string(example.kind.rawValue)), (.string("message"), .string(example.message)),
             ]))
         }))
@@ -147,31 +147,17 @@ extension MigrationResult {
                                                                                       (.string("to"), .string(change.newType.contentsName))])))
             c.append(key: "removeValueTransformerName", value: change.removedTransformer.map { .string($0) } ?? .null)
             c.append(key: "removeCustomClassName", value: change.removedCustomClass.map { .string($0) } ?? .null)
-            c.append(key: "codegen", value: .string(codegenCommand))
+            if let newTransformer = change.newTransformer {
+                c.append(key: "valueTransformerName", value: .string(newTransformer))
+            } else {
+                c.append(key: "codegen", value: .string(codegenCommand))
+            }
             d.append(key: "modelChange", value: .dictionary(c))
         } else {
             d.append(key: "modelChange", value: .null)
         }
         d.append(key: "batches", value: .integer(PropertyListInteger(batches)))
         d.append(key: "seconds", value: .real((elapsed * 1000).rounded() / 1000))
-        return .dictionary(d)
-    }
-}
-
-extension LoadedModel {
-    /// Where the model came from, for reports.
-    public var summaryJSON: PropertyListValue {
-        var d = PropertyListDictionary()
-        let kind = switch source {
-        case .modelCache: "modelCache"
-        case .compiledModel: "compiledModel"
-        case .sourceModel: "sourceModel"
-        }
-        d.append(key: "source", value: .string(kind))
-        d.append(key: "path", value: .string(source.path))
-        d.append(key: "version", value: source.version.map { .string($0) } ?? .null)
-        d.append(key: "versionMatch", value: versionMatch.map { .string($0.rawValue) } ?? .null)
-        d.append(key: "entities", value: .integer(PropertyListInteger(model.entities.count)))
         return .dictionary(d)
     }
 }

@@ -21,6 +21,7 @@ public struct StoreScanner: Sendable {
     /// Scans the store at `path`.
     ///
     /// - Parameters:
+    ///   - path: the store file (any SQLite database).
     ///   - progress: called after each batch of rows, on the calling thread. When it is given,
     ///     the rows of each table are counted first, for the total.
     ///   - visit: called with every value of a scanned column once it is classified, in row
@@ -167,9 +168,9 @@ public struct StoreScanner: Sendable {
         var detailed: [ColumnReport] = []
         var plain: [StoreColumn] = []
         for index in reports.indices {
-            reports[index].take(tallies[index])
+            reports[index].tally = tallies[index]
             let plainKinds: Set<StoredValueKind> = [.null, .number, .text]
-            let onlyPlain = reports[index].kinds.keys.allSatisfy(plainKinds.contains)
+            let onlyPlain = reports[index].tally.kinds.keys.allSatisfy(plainKinds.contains)
             if columns[index].affinity == .blob || !onlyPlain || columns[index].attribute?.attributeType == .transformable {
                 detailed.append(reports[index])
             } else {
@@ -178,22 +179,5 @@ public struct StoreScanner: Sendable {
         }
         return TableReport(name: table.name, entityNames: table.entities.map(\.name), rowCount: rowCount, columns: detailed, plainColumns: plain,
                            transientAttributes: table.transientAttributes, keyColumn: table.keyColumn)
-    }
-}
-
-extension ColumnReport {
-    /// The counts of a column's values.
-    mutating func take(_ tally: ValueTally<Int64>) {
-        rowCount = tally.rowCount
-        kinds = tally.kinds
-        formats = tally.formats
-        inlineFramed = tally.inlineFramed
-        missingExternalFiles = tally.missingExternalFiles
-        classes = tally.classes
-        accepted = tally.accepted
-        refused = tally.refused
-        refusedClasses = tally.refusedClasses
-        suggestedAdditions = tally.suggestedAdditions
-        examples = tally.examples.map { Example(primaryKey: $0.key, kind: $0.kind, message: $0.message) }
     }
 }

@@ -42,8 +42,8 @@ public struct StoredPayloadExtractor: Sendable {
         switch stored.kind {
         case .null:
             return .null
-        case .keyedArchiveBinary, .keyedArchiveXML:
-            guard let archive = stored.archive else { return .unusable(stored.kind, "a keyed archive that was not decoded") }
+        case .keyedArchiveBinary, .keyedArchiveXML, .typedStream:
+            guard let archive = stored.archive else { return .unusable(stored.kind, "an archive that was not decoded") }
             var payload: PropertyListValue
             do {
                 payload = try mapper.payload(of: archive)

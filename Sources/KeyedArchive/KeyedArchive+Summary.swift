@@ -1,3 +1,4 @@
+import Bookmark
 import Foundation
 import PropertyList
 
@@ -79,12 +80,12 @@ extension KeyedArchive {
 
     // MARK: Formatting
 
-    static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+    package static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
         "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
     }
 
     /// Integers in full, reals in their shortest form, bools as `true`/`false`.
-    static func numberText(_ value: PropertyListValue) -> String {
+    package static func numberText(_ value: PropertyListValue) -> String {
         switch value {
         case .integer(let i): i.description
         case .real(let r): PropertyListPrettyPrinter.realText(r)
@@ -94,7 +95,7 @@ extension KeyedArchive {
     }
 
     /// `2001-01-01T00:00:00Z`, with a fraction of a second when there is one.
-    static func isoText(_ date: Date) -> String {
+    package static func isoText(_ date: Date) -> String {
         let t = date.timeIntervalSinceReferenceDate
         // Years 0000 to 9999, the range ISO 8601 spells in four digits.
         guard PropertyListDateRange.contains(t) else { return "<date \(t)>" }
@@ -103,12 +104,17 @@ extension KeyedArchive {
     }
 
     /// `1234 bytes, PNG image 64×64`; the first bytes in hex when the payload is unknown.
-    static func dataSummary(_ data: Data, options: PropertyListReadOptions) -> String {
+    package static func dataSummary(_ data: Data, options: PropertyListReadOptions) -> String {
         dataSummary(data, payload: NestedPayload.identify(data, options: options))
     }
 
-    static func dataSummary(_ data: Data, payload: NestedPayload?) -> String {
+    package static func dataSummary(_ data: Data, payload: NestedPayload?) -> String {
         let size = count(data.count, "byte")
+        // Bookmark data says where it points, the one thing a reader wants of it at a glance.
+        if let payload, payload == .bookmark, let path = (try? Bookmark(data: data))?.fields.path { return "\(size), \(payload) \(path)" }
+        if let payload, payload == .aliasRecord, let alias = try? AliasRecord(data: data) {
+            return "\(size), \(payload) \(alias.posixPath ?? alias.fileName)"
+        }
         if let payload { return "\(size), \(payload)" }
         guard !data.isEmpty else { return size }
         let shown = HexText.lowercase(data.prefix(16))

@@ -1,5 +1,7 @@
 import Foundation
 import PropertyList
+import TypedStream
+import NIBArchive
 
 /// An NSKeyedArchiver archive, validated and decoded into a graph of typed objects, without
 /// instantiating any class.
@@ -9,10 +11,27 @@ import PropertyList
 /// reachable from `$top` is decoded; `plist` keeps the archive as read, so every byte stays
 /// accounted for.
 public struct KeyedArchive: Sendable, Hashable {
-    /// `$archiver`: always "NSKeyedArchiver" for an archive we accept.
+    /// `$archiver`: "NSKeyedArchiver" for a keyed archive; "NSArchiver" for a typedstream;
+    /// "NIBArchive" for a compiled nib.
     public var archiver: String
-    /// `$version`: 100000.
+    /// `$version`: 100000; for a typedstream, its system version (1000 on Mac OS X); for a
+    /// compiled nib, its header's coder version (10).
     public var version: Int
+    /// The NSArchiver typedstream the archive was read from, for one read from a typedstream:
+    /// its objects are this archive's objects (object *n* of the stream is UID *n* + 1), each
+    /// with the groups and type encodings the stream wrote. Nil for a keyed archive.
+    public var typedStream: TypedStream?
+
+    /// Whether the archive was read from an NSArchiver typedstream, which no secure unarchiver
+    /// reads.
+    public var isTypedStream: Bool { typedStream != nil }
+    /// The compiled nib the archive was read from, for one read from a NIBArchive: its objects
+    /// are this archive's objects (object *n* of the nib is UID *n* + 1). Nil otherwise.
+    public var nibArchive: NIBArchive?
+
+    /// Whether the archive was read from a compiled nib (NIBArchive), which is no secure-coding
+    /// blob: UINibDecoder and NSNib instantiate any class it names.
+    public var isNIBArchive: Bool { nibArchive != nil }
     /// `$top`, in the order written.
     public var top: [ArchivedField]
     /// The root object: the `$top` entry named by `KeyedArchiveReadOptions.topKey` (`root`), or
@@ -42,8 +61,30 @@ public struct KeyedArchive: Sendable, Hashable {
         self.plistSource = PlistSource(plist)
     }
 
-    /// Reads an archive from bytes in any property-list format.
+    /// Reads an archive from bytes: a keyed archive in any property-list format, an NSArchiver
+    /// typedstream (recognized by its header) or a compiled nib (by its magic `NIBArchive`), the
+    /// last two read as the keyed archive of the same objects.
     public init(data: Data, options: KeyedArchiveReadOptions = .default) throws(KeyedArchiveError) {
+        if NIBArchive.isNIBArchive(data) {
+            let nib: NIBArchive
+            do {
+                nib = try NIBArchive(data: data, options: options.nibArchive)
+            } catch {
+                throw KeyedArchiveError(nibArchive: error)
+            }
+            try self.init(nibArchive: nib, options: options)
+            return
+        }
+        if TypedStream.isTypedStream(data) {
+            let stream: TypedStream
+            do {
+                stream = try TypedStream(data: data, options: options.typedStream)
+            } catch {
+                throw KeyedArchiveError(typedStream: error)
+            }
+            try self.init(typedStream: stream, options: options)
+            return
+        }
         // Binary archives are read with `$objects` kept flat; anything that way does not handle,
         // errors included, is read again below, which reports the error.
         if let archive = Self.readFlat(data, options: options) {
@@ -141,7 +182,7 @@ public struct KeyedArchive: Sendable, Hashable {
 
     public static func == (a: KeyedArchive, b: KeyedArchive) -> Bool {
         a.archiver == b.archiver && a.version == b.version && a.top == b.top && a.root == b.root && a.objects == b.objects
-            && a.plistSource == b.plistSource
+            && a.plistSource == b.plistSource && a.typedStream == b.typedStream && a.nibArchive == b.nibArchive
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import TypedStream
 
 /// Renames classes in a keyed archive, the data fix for a blob that stopped decoding after a
 /// module or target rename (`NSKeyedUnarchiver` refuses `OldApp.Color`, "cannot decode object
@@ -91,7 +92,17 @@ public struct KeyedArchiveClassRenamer: Sendable {
     ///
     /// - Throws: `KeyedArchiveError` when the bytes are not a keyed archive, a class reference
     ///   leads nowhere, or the format cannot be written (`.json`, `.openStep`).
+    /// An NSArchiver typedstream is rewritten as the keyed archive of the same objects, in
+    /// Foundation's layout (`KeyedArchive(typedStream:)`, then `KeyedArchiveWriter`), binary
+    /// unless `format` says XML: the way a value NSUnarchiver reads becomes one NSKeyedUnarchiver
+    /// reads.
     public func rewrite(_ data: Data, to format: PropertyListFormat? = nil) throws(KeyedArchiveError) -> Result {
+        if TypedStream.isTypedStream(data) {
+            var options = KeyedArchiveReadOptions()
+            options.propertyList = readOptions
+            let archive = try KeyedArchive(data: data, options: options)
+            return try rewrite(plist: KeyedArchiveWriter().plist(for: archive), to: format ?? .binary)
+        }
         let plist: PropertyListValue
         let read: PropertyListFormat
         do {

@@ -1,3 +1,4 @@
+import Bookmark
 import Foundation
 import PropertyList
 
@@ -141,6 +142,12 @@ struct KeyedArchiveDiffWalk {
 
     /// Plain values compared as plists, their inner paths in this walk's style.
     mutating func comparePlain(_ a: PropertyListValue, _ b: PropertyListValue) {
+        var (a, b) = (a, b)
+        // Bookmark data on both sides is compared field by field (`.path`, `.volume.name`…),
+        // not as bytes: what moved is what a reader wants to see.
+        if case .data(let d) = a, case .data(let e) = b, d != e, let x = Self.bookmarkFields(d), let y = Self.bookmarkFields(e) {
+            (a, b) = (x, y)
+        }
         let prefix = path.joined()
         PropertyListDiff(arraysAsSets: arraysAsSets).compare(a, b, path: [], into: &out) { steps in
             steps.reduce(prefix) { text, step in
@@ -150,6 +157,13 @@ struct KeyedArchiveDiffWalk {
                 }
             }
         }
+    }
+
+    /// The fields of bookmark data or an alias record, or nil for other data.
+    static func bookmarkFields(_ data: Data) -> PropertyListValue? {
+        if Bookmark.isBookmark(data), let bookmark = try? Bookmark(data: data) { return BookmarkPropertyList.value(of: bookmark) }
+        if data.first == 0, AliasRecord.isAliasRecord(data), let alias = try? AliasRecord(data: data) { return BookmarkPropertyList.value(of: alias) }
+        return nil
     }
 
     mutating func compare(_ a: ArchivedValue, _ b: ArchivedValue) {

@@ -1,4 +1,6 @@
 import PropertyList
+import TypedStream
+import NIBArchive
 
 /// Why bytes are not a readable keyed archive, and where.
 public struct KeyedArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -14,6 +16,12 @@ public struct KeyedArchiveError: Error, Sendable, Hashable, CustomStringConverti
         /// What was asked of the archive cannot be done: a rename to a name that is no class
         /// name, a format that cannot hold an archive.
         case invalidRequest
+        /// The bytes are an NSArchiver typedstream that cannot be read; `underlyingTypedStream`
+        /// says why and where.
+        case typedStream
+        /// The bytes are a compiled nib (NIBArchive) that cannot be read; `underlyingNIBArchive`
+        /// says why and where.
+        case nibArchive
     }
 
     public var code: Code
@@ -24,6 +32,10 @@ public struct KeyedArchiveError: Error, Sendable, Hashable, CustomStringConverti
     public var keyPath: String?
     /// The property-list error, for `.propertyList`.
     public var underlying: PropertyListError?
+    /// The typedstream error, for `.typedStream`.
+    public var underlyingTypedStream: TypedStreamError?
+    /// The NIBArchive error, for `.nibArchive`.
+    public var underlyingNIBArchive: NIBArchiveError?
 
     public init(_ code: Code, _ message: String, objectUID: Int? = nil, keyPath: String? = nil, underlying: PropertyListError? = nil) {
         self.code = code
@@ -31,6 +43,18 @@ public struct KeyedArchiveError: Error, Sendable, Hashable, CustomStringConverti
         self.objectUID = objectUID
         self.keyPath = keyPath
         self.underlying = underlying
+    }
+
+    /// A typedstream that cannot be read, worded as the typedstream reader words it.
+    public init(typedStream error: TypedStreamError) {
+        self.init(error.code == .limitExceeded ? .limitExceeded : .typedStream, error.description)
+        underlyingTypedStream = error
+    }
+
+    /// A compiled nib that cannot be read, worded as the NIBArchive reader words it.
+    public init(nibArchive error: NIBArchiveError) {
+        self.init(error.code == .limitExceeded ? .limitExceeded : .nibArchive, "compiled nib (NIBArchive): " + error.description)
+        underlyingNIBArchive = error
     }
 
     public var description: String {

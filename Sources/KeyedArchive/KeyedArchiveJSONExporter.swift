@@ -57,14 +57,14 @@ import Foundation
 ///
 /// Integral reals are written without a fraction, as JSONEncoder writes them; `numberType`
 /// keeps the distinction for number objects. The full schema is in
-/// the README ("The `inspect --format json` schema").
+/// docs/inspect-json.md ("The `inspect --format json` schema").
 public struct KeyedArchiveJSONExporter: Sendable {
     /// Whether to decode nested plists, archives and JSON (`"expanded"`), and how deep.
     public var nested: NestedPayloadOptions
     /// Indent the JSON.
     public var prettyPrinted: Bool
     /// Leave out every member that has its default value, and the summaries (the compact form
-    /// the CLI writes; see `omitsDefaultMembers` in the README's schema): the same document,
+    /// the CLI writes; see `omitsDefaultMembers` in the schema, docs/inspect-json.md): the same document,
     /// a third of the size or less for large archives.
     public var omitsDefaultMembers: Bool
 
@@ -133,7 +133,7 @@ public struct KeyedArchiveJSONExporter: Sendable {
                 return object(o, in: archive, nesting: nesting, describesClass: first)
             })),
             ("classes", .dictionary(classes)),
-        ])
+        ] + (archive.typedStream.map { [("typedStream", TypedStreamJSON.member($0, withGroups: !omitsDefaultMembers))] } ?? []))
     }
 
     func object(_ object: ArchivedObject, in archive: KeyedArchive, nesting: Int, describesClass: Bool = true) -> PropertyListValue {
@@ -249,6 +249,14 @@ public struct KeyedArchiveJSONExporter: Sendable {
             return (payload, Self.object([("format", .string("json")), ("value", value)]))
         case .keyedArchive(let inner, let format)?:
             return (payload, Self.object([("format", .string(format.rawValue)), ("archive", document(inner, nesting: nesting + 1))]))
+        case .typedStream(let inner)?:
+            return (payload, Self.object([("format", "typedStream"), ("archive", document(inner, nesting: nesting + 1))]))
+        case .nibArchive(let inner)?:
+            return (payload, Self.object([("format", "nibArchive"), ("archive", document(inner, nesting: nesting + 1))]))
+        case .bookmark(let bookmark)?:
+            return (payload, Self.object([("format", "bookmark"), ("value", Self.plist(BookmarkPropertyList.value(of: bookmark)))]))
+        case .aliasRecord(let alias)?:
+            return (payload, Self.object([("format", "aliasRecord"), ("value", Self.plist(BookmarkPropertyList.value(of: alias)))]))
         case nil:
             return (payload, nil)
         }

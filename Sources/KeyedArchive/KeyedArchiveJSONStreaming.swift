@@ -34,6 +34,10 @@ extension KeyedArchiveJSONExporter {
             try writeObjects(level: level + 1, into: &e)
             e.writeKey("classes", first: false, level: level + 1)
             parts.writeClassCounts(level: level + 1, into: &e)
+            if let stream = archive.typedStream {
+                e.writeKey("typedStream", first: false, level: level + 1)
+                try e.write(TypedStreamJSON.member(stream, withGroups: !exporter.omitsDefaultMembers), level: level + 1)
+            }
             e.newline(level)
             e.out.append(UInt8(ascii: "}"))
         }

@@ -1,5 +1,8 @@
 import Foundation
 import PropertyList
+import TypedStream
+import NIBArchive
+import Bookmark
 
 /// What the bytes of an NSData hold, when they are a format Archivist recognizes.
 ///
@@ -12,6 +15,19 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
     case propertyList(PropertyListFormat)
     /// A property list whose top level has `$archiver` and `$objects`.
     case keyedArchive(PropertyListFormat)
+    /// An NSArchiver typedstream (`04 0B typedstream|streamtyped`): an NSColor or NSFont from
+    /// preferences bound through `NSUnarchiveFromData`, a legacy Core Data value.
+    case typedStream
+    /// A compiled nib (`NIBArchive`): nibs keep nested nibs in data (a table view's cell views,
+    /// under `NSNibFileData`).
+    case nibArchive
+    /// URL bookmark data (`book`): what recent-items lists, login items, Safari's downloads and
+    /// sandboxed apps keep to find a file again.
+    case bookmark
+    /// A classic alias record (the Alias Manager's, before bookmarks): Dock and Finder
+    /// preferences' `_CFURLAliasData`. Identified only when its length field is the data's
+    /// length and its tagged fields end exactly there.
+    case aliasRecord
     /// A JSON object or array (RFC 8259).
     case json
     /// A PNG image, with its size from the IHDR chunk (0×0 when the chunk is cut off).
@@ -31,6 +47,10 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .propertyList(let format): format.description
         case .keyedArchive(let format): "keyed archive (\(format.description))"
+        case .typedStream: "NSArchiver typedstream"
+        case .nibArchive: "compiled nib (NIBArchive)"
+        case .bookmark: "bookmark data"
+        case .aliasRecord: "alias record"
         case .json: "JSON"
         case .png(let width, let height): width > 0 || height > 0 ? "PNG image \(width)×\(height)" : "PNG image"
         case .jpeg: "JPEG image"
@@ -47,6 +67,10 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .propertyList: "propertyList"
         case .keyedArchive: "keyedArchive"
+        case .typedStream: "typedStream"
+        case .nibArchive: "nibArchive"
+        case .bookmark: "bookmark"
+        case .aliasRecord: "aliasRecord"
         case .json: "json"
         case .png: "png"
         case .jpeg: "jpeg"
@@ -61,7 +85,7 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
     /// Whether `expand` can decode this payload into values.
     public var isExpandable: Bool {
         switch self {
-        case .propertyList, .keyedArchive, .json: true
+        case .propertyList, .keyedArchive, .typedStream, .nibArchive, .bookmark, .aliasRecord, .json: true
         default: false
         }
     }
@@ -78,6 +102,12 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
     public enum Content: Sendable, Hashable {
         case propertyList(PropertyListValue, format: PropertyListFormat)
         case keyedArchive(KeyedArchive, format: PropertyListFormat)
+        /// A typedstream, read as the keyed archive of the same objects (`KeyedArchive.isTypedStream`).
+        case typedStream(KeyedArchive)
+        /// A compiled nib, read as the keyed archive of the same objects (`KeyedArchive.isNIBArchive`).
+        case nibArchive(KeyedArchive)
+        case bookmark(Bookmark)
+        case aliasRecord(AliasRecord)
         case json(PropertyListValue)
     }
 
@@ -95,6 +125,27 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
     static func inspect(_ data: Data, options: PropertyListReadOptions, archiveOptions: KeyedArchiveReadOptions? = nil,
                         decodesArchive: Bool = false) -> (payload: NestedPayload?, content: Content?) {
         guard mayHoldPayload(data) else { return (nil, nil) }
+        if TypedStream.isTypedStream(data) {
+            guard decodesArchive else { return (.typedStream, nil) }
+            var archiveOptions = archiveOptions ?? KeyedArchiveReadOptions()
+            archiveOptions.propertyList = options
+            // A damaged stream is still named; its content is left unread.
+            return (.typedStream, (try? KeyedArchive(data: data, options: archiveOptions)).map { .typedStream($0) })
+        }
+        if NIBArchive.isNIBArchive(data) {
+            guard decodesArchive else { return (.nibArchive, nil) }
+            var archiveOptions = archiveOptions ?? KeyedArchiveReadOptions()
+            archiveOptions.propertyList = options
+            return (.nibArchive, (try? KeyedArchive(data: data, options: archiveOptions)).map { .nibArchive($0) })
+        }
+        if Bookmark.isBookmark(data) {
+            // Damaged bookmark data is still named; its content is left unread.
+            let bookmark = try? Bookmark(data: data, options: archiveOptions?.bookmark ?? .default)
+            return (.bookmark, bookmark.map { .bookmark($0) })
+        }
+        if data.first == 0, AliasRecord.isAliasRecord(data) {
+            return (.aliasRecord, (try? AliasRecord(data: data)).map { .aliasRecord($0) })
+        }
         if let binary = magic(data) { return (binary, nil) }
         let reader = PropertyListReader(options: options)
         // `bplist`, or `<?xml`, `<!DOCTYPE` or `<plist` in any of the encodings XML allows.
@@ -119,7 +170,8 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
     static let bplist = Array("bplist".utf8)
 
     /// Whether `data` starts as some payload could: the first byte of each signature `magic`
-    /// knows (PNG 0x89, JPEG 0xFF, GIF `G`, PDF `%`, gzip 0x1F, zlib 0x78), of a plist (`b`,
+    /// knows (PNG 0x89, JPEG 0xFF, GIF `G`, PDF `%`, gzip 0x1F, zlib 0x78, typedstream 0x04,
+    /// NIBArchive `N`, bookmark `b` or `a`, alias record 0x00), of a plist (`b`,
     /// `<`, a byte-order mark's 0xEF, 0xFE, 0xFF or 0x00, whitespace) or of JSON (`{`, `[`), or
     /// HEIC's `ftyp` at byte 4. Most data (digests, tokens, small blobs) fails this at its
     /// first byte, and is then identified as nothing without the checks below.
@@ -128,7 +180,7 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
         data.withUnsafeBytes { raw in
             guard let first = raw.first else { return false }
             switch first {
-            case 0x89, 0xFF, 0x47, 0x25, 0x1F, 0x78, 0x62, 0x3C, 0xEF, 0xFE, 0x00, 0x20, 0x09, 0x0A, 0x0D, 0x7B, 0x5B:
+            case 0x89, 0xFF, 0x47, 0x25, 0x1F, 0x78, 0x62, 0x3C, 0xEF, 0xFE, 0x00, 0x20, 0x09, 0x0A, 0x0D, 0x7B, 0x5B, 0x04, 0x4E, 0x61:
                 return true
             default:
                 return raw.count >= 8 && raw[4] == 0x66 && raw[5] == 0x74 && raw[6] == 0x79 && raw[7] == 0x70

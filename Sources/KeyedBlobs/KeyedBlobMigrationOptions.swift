@@ -27,7 +27,11 @@ public struct KeyedBlobMigrationOptions: Sendable {
     /// Seconds between two checks of a pause reason (a standby behind) while it holds.
     public var pausePollInterval: Double
 
-    public init(conversion: ConversionOptions, dryRun: Bool = false, batchSize: Int = 2_000, maximumListedFailures: Int = 1_000,
+    /// `batchSize` unless one is given: the engine's default, which a PostgreSQL table takes (a
+    /// store's is `MigrationOptions.defaultBatchSize`).
+    public static let defaultBatchSize = 2_000
+
+    public init(conversion: ConversionOptions, dryRun: Bool = false, batchSize: Int = defaultBatchSize, maximumListedFailures: Int = 1_000,
                 parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, workerStackSize: Int? = nil,
                 maximumRate: Double? = nil, pauseBetweenBatches: Double = 0, retryLimit: Int = 5, pausePollInterval: Double = 1) {
         self.conversion = conversion

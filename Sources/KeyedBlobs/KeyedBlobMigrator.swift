@@ -28,6 +28,7 @@ public struct KeyedBlobMigrator: Sendable {
     /// Migrates `table` on this thread.
     ///
     /// - Parameters:
+    ///   - table: the table to migrate, read and written through its interface.
     ///   - total: rows expected, for progress (an estimate is fine).
     ///   - progress: called after each batch, on this thread.
     /// - Throws: what the table throws, other than the retryable failures it names.
@@ -45,7 +46,11 @@ public struct KeyedBlobMigrator: Sendable {
     /// Migrates with `lanes` lanes at once, each on a thread of its own with the table
     /// `makeTable(lane)` gives it there (lane from 0); the tallies are merged.
     ///
-    /// - Parameter progress: called on this thread, a few times a second, with the lanes' sum.
+    /// - Parameters:
+    ///   - lanes: how many lanes run at once.
+    ///   - total: rows expected, for progress (an estimate is fine).
+    ///   - makeTable: the table a lane works on, made on that lane's thread.
+    ///   - progress: called on this thread, a few times a second, with the lanes' sum.
     /// - Throws: the first failure of any lane; the other lanes stop after their batch.
     public func migrate<Table: KeyedBlobTable>(lanes: Int, total: Int,
                                                makeTable: @escaping @Sendable (Int) throws(Table.Failure) -> Table,

@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import TypedStream
 
 /// Tells what a stored value is, reading only its bytes.
 ///
@@ -59,6 +60,15 @@ public struct StoredValueClassifier: Sendable {
 
     /// Classifies a value without looking for Core Data's framing.
     public func classifyUnframed(_ bytes: Data, isText: Bool) -> StoredValue {
+        if !isText, TypedStream.isTypedStream(bytes) {
+            guard decodesArchives else { return StoredValue(kind: .typedStream, payload: bytes) }
+            do {
+                let archive = try KeyedArchive(data: bytes, options: readOptions)
+                return StoredValue(kind: .typedStream, archive: archive, payload: bytes)
+            } catch {
+                return StoredValue(kind: .unreadable, detail: "NSArchiver typedstream that does not read: \(error.description)", payload: bytes)
+            }
+        }
         if let format = Self.propertyListFormat(of: bytes) {
             // Most binary values are archives: decoded straight from the bytes, flat, which is
             // several times faster than building the property-list tree first. Anything else

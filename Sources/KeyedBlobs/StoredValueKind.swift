@@ -4,6 +4,9 @@ public enum StoredValueKind: String, Sendable, Hashable, CaseIterable, Comparabl
     case keyedArchiveBinary
     /// An NSKeyedArchiver archive in an XML property list.
     case keyedArchiveXML
+    /// An NSArchiver typedstream: what attributes naming `NSUnarchiveFromData` hold, and older
+    /// apps' values. No secure unarchiver reads one.
+    case typedStream
     /// A property list that is not an archive (a `PropertyListEncoder` payload).
     case propertyList
     /// A JSON object or array (a `JSONEncoder` payload).
@@ -28,6 +31,7 @@ public enum StoredValueKind: String, Sendable, Hashable, CaseIterable, Comparabl
         switch self {
         case .keyedArchiveBinary: "keyed archive (binary)"
         case .keyedArchiveXML: "keyed archive (XML)"
+        case .typedStream: "NSArchiver typedstream"
         case .propertyList: "plain property list"
         case .json: "JSON"
         case .image: "image"
@@ -41,6 +45,8 @@ public enum StoredValueKind: String, Sendable, Hashable, CaseIterable, Comparabl
     }
 
     public var isKeyedArchive: Bool { self == .keyedArchiveBinary || self == .keyedArchiveXML }
+    /// An archive of objects, by either archiver: what a migration converts.
+    public var isArchive: Bool { isKeyedArchive || self == .typedStream }
 
     public static func < (a: Self, b: Self) -> Bool {
         (allCases.firstIndex(of: a) ?? 0) < (allCases.firstIndex(of: b) ?? 0)

@@ -62,9 +62,9 @@ public struct ValueConverter: Sendable {
             return .skipped(.alreadyConverted)
         case .propertyList where options.target != .json:
             return .skipped(.alreadyConverted)
-        case .keyedArchiveBinary, .keyedArchiveXML:
+        case .keyedArchiveBinary, .keyedArchiveXML, .typedStream:
             guard let archive = stored.archive else {
-                return .failed(.unreadable, "a keyed archive that was not decoded")
+                return .failed(.unreadable, "an archive that was not decoded")
             }
             switch convert(archive) {
             case .converted(let bytes):
@@ -106,6 +106,9 @@ public struct ValueConverter: Sendable {
         case .keyedArchiveBinary, .keyedArchiveXML:
             guard let archive = stored.archive else { return .failed(.unreadable, "a keyed archive that was not decoded") }
             return framed(rename(archive, format: stored.kind == .keyedArchiveXML ? .xml : .binary))
+        case .typedStream:
+            guard let archive = stored.archive else { return .failed(.unreadable, "an NSArchiver typedstream that was not decoded") }
+            return framed(keyed(archive))
         case .json, .propertyList:
             return framed(archive(payloadBytes: stored.payload ?? Data()))
         case .text where stored.payload.map(Self.isJSONFragment) == true,
@@ -173,13 +176,34 @@ public struct ValueConverter: Sendable {
         }
     }
 
+    /// A typedstream as the keyed archive of the same objects, in Foundation's layout, binary
+    /// (what `NSSecureUnarchiveFromData` reads once the model names it), with `classRenames`
+    /// applied; verified by reading it back and comparing the objects.
+    public func keyed(_ archive: KeyedArchive) -> Outcome {
+        let data: Data
+        do {
+            data = try KeyedArchiveWriter().write(archive)
+        } catch {
+            return .failed(.unrepresentable, "cannot be written as a keyed archive: \(error.description)")
+        }
+        guard let back = try? KeyedArchive(data: data, options: options.readOptions), archive.isEquivalent(to: back) else {
+            return .failed(.verificationFailed, "verification failed: the keyed archive does not decode to the typedstream's objects")
+        }
+        guard !renamer.renames.isEmpty else { return .converted(data) }
+        switch rename(back, format: .binary) {
+        case .skipped: return .converted(data)
+        case let renamed: return renamed
+        }
+    }
+
     /// Converts a decoded archive: allow-list, payload, write, verify.
     public func convert(_ archive: KeyedArchive) -> Outcome {
-        if options.target == .archive { return rename(archive, format: .binary) }
+        if options.target == .archive { return archive.isTypedStream ? keyed(archive) : rename(archive, format: .binary) }
         if !verdicts.accepts(archive) {
             // Refused: the full check names the objects, their paths and the classes to add.
+            // (A typedstream's payload is judged by its classes, as a keyed archive's is.)
             let verdict = checker.check(archive)
-            if !verdict.isAccepted {
+            if !verdict.classesAccepted {
             let refused = verdict.violations.map { "\($0.readableClassName) at \($0.path)" }.joined(separator: ", ")
             let flags = verdict.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
             return .failed(.refused, "refused by the allow-list: \(refused)" + (flags.isEmpty ? "" : "; accept with \(flags)"),
@@ -204,7 +228,7 @@ public struct ValueConverter: Sendable {
             case .json: bytes = try JSONPropertyListWriter(options: options.jsonOptions).write(payload)
             case .propertyList: bytes = BinaryPropertyListWriter().write(payload)
             case .xml: bytes = try XMLPropertyListWriter().write(payload)
-            case .archive: return rename(archive, format: .binary)
+            case .archive: return archive.isTypedStream ? keyed(archive) : rename(archive, format: .binary)
             }
         } catch {
             return .failed(.unrepresentable, "cannot be written as \(options.target.rawValue): \(error.description)")

@@ -4,7 +4,7 @@ public enum ValueDisposition: String, Sendable, Hashable, CaseIterable {
     case null
     /// In the target format already: nothing to do.
     case done
-    /// A keyed archive: to convert.
+    /// An archive (keyed, or an NSArchiver typedstream): to convert.
     case toConvert
     /// Neither: a migration reports it and leaves it (damaged, not an archive, an image…).
     case notConvertible
@@ -19,7 +19,7 @@ extension ValueConverter {
             switch stored.kind {
             case .null: return .null
             case .keyedArchiveBinary, .keyedArchiveXML: return options.classRenames.isEmpty ? .done : .toConvert
-            case .json, .propertyList: return .toConvert
+            case .typedStream, .json, .propertyList: return .toConvert
             case .other, .text: return stored.payload.map(Self.isJSONFragment) == true ? .toConvert : .notConvertible
             case .image, .number, .externalReference, .unreadable: return .notConvertible
             }
@@ -28,7 +28,7 @@ extension ValueConverter {
         case .null: return .null
         case .json where options.target == .json: return .done
         case .propertyList where options.target != .json: return .done
-        case .keyedArchiveBinary, .keyedArchiveXML: return .toConvert
+        case .keyedArchiveBinary, .keyedArchiveXML, .typedStream: return .toConvert
         case .other where options.target == .json && stored.payload.map(Self.isJSONFragment) == true,
              .text where options.target == .json && stored.payload.map(Self.isJSONFragment) == true:
             return .done

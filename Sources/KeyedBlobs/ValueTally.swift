@@ -48,6 +48,8 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
     /// Counts one value.
     ///
     /// - Parameters:
+    ///   - stored: the value, as the classifier read it.
+    ///   - key: the row's key, kept for the examples.
     ///   - judge: the list archives are judged by; nil when the app's own code judges them
     ///     (classes are counted, no verdict).
     ///   - maximumExamples: how many example rows to keep.
@@ -85,6 +87,34 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
             }
         case .unreadable:
             example(stored.detail ?? "unreadable")
+        case .typedStream:
+            // No secure unarchiver reads a typedstream: refused whatever its classes. The classes
+            // a keyed archive of it would still need are counted as a keyed archive's are.
+            guard let archive = stored.archive else { break }
+            // The stream's own classes, not the run tables its keyed form adds.
+            let names = archive.sourceClassCounts.map(\.name)
+            for name in names { classes[name, default: 0] += 1 }
+            guard let judge else { break }
+            refused += 1
+            let listed = names.joined(separator: ", ")
+            if judge.verdicts.accepts(archive) {
+                example("an NSArchiver typedstream (\(listed)), which no secure unarchiver reads: migrate it (--to archive for NSSecureUnarchiveFromData, or --to json)")
+                break
+            }
+            let signature = "typedstream\u{0}" + ClassVerdictCache.signature(of: archive, trustsArchiveHierarchy: judge.checker.allowList.trustsArchiveHierarchy)
+            let refusal: Refusal
+            if let known = refusals[signature] {
+                refusal = known
+            } else {
+                let verdict = judge.checker.check(archive)
+                refusal = Refusal(accepted: false, classes: Array(Set(verdict.violations.map(\.readableClassName))).sorted(),
+                                  suggestions: verdict.suggestedAdditions,
+                                  message: "an NSArchiver typedstream (\(listed)), which no secure unarchiver reads; as a keyed archive it would need --allow " + verdict.suggestedAdditions.joined(separator: ","))
+                refusals[signature] = refusal
+            }
+            for name in refusal.classes { refusedClasses[name, default: 0] += 1 }
+            for name in refusal.suggestions { suggestionCounts[name, default: 0] += 1 }
+            example(refusal.message)
         case .keyedArchiveBinary, .keyedArchiveXML:
             let trustsHierarchy = judge?.checker.allowList.trustsArchiveHierarchy ?? false
             let archive = stored.archive
@@ -181,6 +211,8 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
 
     /// Keyed archives of either format.
     public var keyedArchiveCount: Int { (kinds[.keyedArchiveBinary] ?? 0) + (kinds[.keyedArchiveXML] ?? 0) }
+    /// NSArchiver typedstreams, every one refused.
+    public var typedStreamCount: Int { kinds[.typedStream] ?? 0 }
 
     /// Classes by count, most first, then by name.
     public var classCounts: [(name: String, count: Int)] { Self.sorted(classes) }

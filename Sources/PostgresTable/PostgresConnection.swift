@@ -175,8 +175,13 @@ package final class PostgresConnection: @unchecked Sendable {
     static func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
         let copies = strings.map { strdup($0) }
         defer { copies.forEach { free($0) } }
-        let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } } + [nil]
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+        // Allocated here rather than borrowed from an array: never empty (the final NULL), so
+        // no pointer needs unwrapping.
+        let pointers = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: copies.count + 1)
+        defer { pointers.deallocate() }
+        for (index, copy) in copies.enumerated() { (pointers + index).initialize(to: copy.map { UnsafePointer($0) }) }
+        (pointers + copies.count).initialize(to: nil)
+        return body(pointers)
     }
 
     /// `"name"`, with inner quotes doubled: an identifier exactly as stored.

@@ -3,25 +3,60 @@
 /// Messages never hold a password: everything that comes from libpq or the server passes
 /// through `PostgresURL.scrub` first, and the source is named by its redacted URL.
 public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
+    /// What kind of failure this is, for callers to match (`error.code == .invalidURL`).
+    ///
+    /// A struct with a static member per kind rather than an enum, as swift-protobuf's
+    /// `SwiftProtobufError.Code`: a new kind is then an addition, not a change that breaks every
+    /// exhaustive `switch` over the codes. Match with `==`, or `switch` with a `default`.
+    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+        private enum Wrapped: String, Sendable, Hashable {
+            case invalidURL, cannotConnect, authenticationFailed, permissionDenied, notFound, wrongType, invalidRequest, query, connectionLost
+        }
+
+        private var wrapped: Wrapped
+
+        private init(_ wrapped: Wrapped) {
+            self.wrapped = wrapped
+        }
+
+        /// The code named `rawValue` (its member's name), or nil for a name that is none.
+        public init?(rawValue: String) {
+            guard let wrapped = Wrapped(rawValue: rawValue) else { return nil }
+            self.wrapped = wrapped
+        }
+
+        /// The member's name (`invalidURL`).
+        public var rawValue: String { wrapped.rawValue }
+
+        /// The member's name, as `rawValue`.
+        public var description: String { wrapped.rawValue }
+
         /// The URL does not parse (libpq's own parser says why).
-        case invalidURL
+        public static var invalidURL: Code { Code(.invalidURL) }
+
         /// The server cannot be reached in time (refused, unknown host, `--connect-timeout`).
-        case cannotConnect
+        public static var cannotConnect: Code { Code(.cannotConnect) }
+
         /// The server refused the credentials.
-        case authenticationFailed
+        public static var authenticationFailed: Code { Code(.authenticationFailed) }
+
         /// The role may not do what was asked (`SELECT`, `UPDATE`, `CREATE`).
-        case permissionDenied
+        public static var permissionDenied: Code { Code(.permissionDenied) }
+
         /// The table, column or key asked for does not exist.
-        case notFound
+        public static var notFound: Code { Code(.notFound) }
+
         /// A column's type does not fit what was asked of it.
-        case wrongType
+        public static var wrongType: Code { Code(.wrongType) }
+
         /// The caller asked for something that does not fit (`--shard 3/2`, `--into` the same column).
-        case invalidRequest
+        public static var invalidRequest: Code { Code(.invalidRequest) }
+
         /// A statement failed; `sqlState` says how.
-        case query
+        public static var query: Code { Code(.query) }
+
         /// The connection was lost mid-run.
-        case connectionLost
+        public static var connectionLost: Code { Code(.connectionLost) }
     }
 
     public var code: Code

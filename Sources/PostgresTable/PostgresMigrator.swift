@@ -17,8 +17,11 @@ public struct PostgresMigrator: Sendable {
 
     /// Migrates `request.column` of `request.table` at `url`.
     ///
-    /// - Parameter progress: called on this thread after each batch (several times a second
-    ///   with several workers).
+    /// - Parameters:
+    ///   - url: the server and database to connect to.
+    ///   - request: the table, column and key to migrate.
+    ///   - progress: called on this thread after each batch (several times a second with
+    ///     several workers).
     /// - Throws: `PostgresError` when the request cannot run; rows that fail do not throw,
     ///   they are in the result.
     public func migrate(_ url: PostgresURL, _ request: PostgresTableLocation.Request,

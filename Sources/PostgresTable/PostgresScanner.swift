@@ -18,8 +18,11 @@ public struct PostgresScanner: Sendable {
 
     /// Scans `request.column` of `request.table` at `url`.
     ///
-    /// - Parameter progress: called after each batch, on this thread; the total is the
-    ///   server's estimate of the table's rows (divided among the shards).
+    /// - Parameters:
+    ///   - url: the server and database to connect to.
+    ///   - request: the table, column and key to scan.
+    ///   - progress: called after each batch, on this thread; the total is the server's
+    ///     estimate of the table's rows (divided among the shards).
     /// - Throws: `PostgresError` when the column cannot be read.
     public func scan(_ url: PostgresURL, _ request: PostgresTableLocation.Request,
                      progress: ((ScanProgress) -> Void)? = nil) throws(PostgresError) -> PostgresScanReport {

@@ -11,6 +11,15 @@ public enum ContentKind: Sendable, Hashable, CustomStringConvertible {
     case empty
     /// `bplist00`: a binary property list (or a keyed archive in one).
     case binaryPropertyList
+    /// `04 0B typedstream` or `streamtyped`: an NSArchiver typedstream, the archive format before
+    /// NSKeyedArchiver. Every verb that reads keyed archives reads it.
+    case typedStream
+    /// `NIBArchive`: a compiled nib (ibtool's format for iOS and for macOS 10.13 and later).
+    /// Every verb that reads keyed archives reads it, as the keyed archive of its objects.
+    case nibArchive
+    /// `book` with a plausible header (its header length from 16 to its total length): URL
+    /// bookmark data saved on its own (a `.bookmark` file, an alias file's data fork).
+    case bookmark
     /// `SQLite format 3`: an SQLite database, such as a Core Data store.
     case sqlite
     /// A PNG image, with its size from the IHDR chunk (0×0 when the chunk is cut off).
@@ -39,6 +48,9 @@ public enum ContentKind: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .empty: "empty file"
         case .binaryPropertyList: "binary property list"
+        case .typedStream: "NSArchiver typedstream"
+        case .nibArchive: "compiled nib (NIBArchive)"
+        case .bookmark: "bookmark data"
         case .sqlite: "SQLite database"
         case .png(let width, let height): width > 0 || height > 0 ? "PNG image \(width)×\(height)" : "PNG image"
         case .jpeg: "JPEG image"
@@ -61,6 +73,9 @@ public enum ContentKind: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .empty: "empty"
         case .binaryPropertyList: "binaryPropertyList"
+        case .typedStream: "typedStream"
+        case .nibArchive: "nibArchive"
+        case .bookmark: "bookmark"
         case .sqlite: "sqlite"
         case .png: "png"
         case .jpeg: "jpeg"
@@ -103,6 +118,17 @@ public enum ContentKind: Sendable, Hashable, CustomStringConvertible {
             (at..<at + 4).reduce(0) { $0 << 8 | Int(head[$1]) }
         }
         if starts(Signature.bplist) { return .binaryPropertyList }
+        if count >= 13, byte(0) == 3 || byte(0) == 4, byte(1) == 11,
+           head[2..<13].elementsEqual("typedstream".utf8) || head[2..<13].elementsEqual("streamtyped".utf8) {
+            return .typedStream
+        }
+        if starts(Signature.nibArchive) { return .nibArchive }
+        if starts(Signature.book), count >= 20 {
+            func littleEndian32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 | Int(head[at + $1]) << (8 * $1) } }
+            let length = littleEndian32(4)
+            let headerLength = littleEndian32(12)
+            if headerLength >= 16, headerLength <= length - 4 { return .bookmark }
+        }
         if starts(Signature.sqlite) { return .sqlite }
         if starts(Signature.png) {
             // IHDR is the first chunk: length (4), "IHDR", width (4, big-endian), height (4).
@@ -143,6 +169,8 @@ public enum ContentKind: Sendable, Hashable, CustomStringConvertible {
     /// The signatures, made once: `sniff` runs for every blob a store scan reads.
     enum Signature {
         static let bplist = Array("bplist0".utf8)
+        static let nibArchive = Array("NIBArchive".utf8)
+        static let book = Array("book".utf8)
         static let sqlite = Array("SQLite format 3\u{0}".utf8)
         static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF]

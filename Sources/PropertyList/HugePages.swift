@@ -1,4 +1,5 @@
 import Foundation
+internal import SystemInterface
 
 /// Asks the kernel to back large buffers with 2 MiB pages.
 ///
@@ -10,19 +11,12 @@ import Foundation
 /// once from start to end, do not ask: they gain little, and where the kernel compacts memory
 /// to find huge pages (`defrag` set to `madvise`) a fragmented machine could stall them.
 enum HugePages {
-    static let size = 2 << 20
+    static let size = MemoryMap.hugePageSize
 
     /// Advises the whole 2 MiB pages inside `byteCount` bytes from `start`, before they are
     /// first written; smaller buffers are left alone.
     static func advise(_ start: UnsafeMutableRawPointer?, byteCount: Int) {
-        #if os(Linux)
-        guard let start, byteCount >= size else { return }
-        let mask = UInt(size - 1)
-        let first = (UInt(bitPattern: start) &+ mask) & ~mask
-        let end = (UInt(bitPattern: start) &+ UInt(byteCount)) & ~mask
-        guard end > first, let aligned = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        _ = madvise(aligned, Int(end - first), 14 /* MADV_HUGEPAGE */)
-        #endif
+        MemoryMap.adviseHugePages(start, byteCount: byteCount)
     }
 
     /// Advises the storage `array` has reserved (its capacity), before it is filled.

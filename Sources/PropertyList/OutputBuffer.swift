@@ -1,4 +1,5 @@
 import Foundation
+internal import SystemInterface
 
 /// A growable byte buffer for the writers, handed over to `Data` without copying.
 ///
@@ -82,20 +83,11 @@ public struct OutputBuffer: ~Copyable {
     /// would stop the writer once per 4 KiB page. Where the kernel cannot (no
     /// `MADV_POPULATE_WRITE`), the pages come one fault at a time as usual.
     static let preparedChunk = 4 << 20
-    static let pageSize = max(Int(getpagesize()), 4096)
 
     @usableFromInline
     mutating func prepare() {
         let end = min(allocated, capacity + Self.preparedChunk)
-        #if os(Linux)
-        let page = Self.pageSize
-        // Whole pages only: the first may hold bytes already written, which stay as they are.
-        let from = (Int(bitPattern: base) + capacity) & ~(page - 1)
-        let to = (Int(bitPattern: base) + end) & ~(page - 1)
-        if to > from, let start = UnsafeMutableRawPointer(bitPattern: from) {
-            _ = madvise(start, to - from, 23 /* MADV_POPULATE_WRITE */)
-        }
-        #endif
+        MemoryMap.populateForWriting(from: Int(bitPattern: base) + capacity, to: Int(bitPattern: base) + end)
         capacity = end
     }
 

@@ -19,7 +19,9 @@ public struct PropertyListReader: Sendable {
     /// extension is `json` is read as JSON (binary and XML still known by their first bytes),
     /// so its errors are JSON's and what `unarchive --to json` wrote comes back as JSON.
     ///
-    /// - Parameter fileExtension: the input file's extension (`json`, `plist`), or nil.
+    /// - Parameters:
+    ///   - data: the whole document, in any of the four formats.
+    ///   - fileExtension: the input file's extension (`json`, `plist`), or nil.
     /// - Returns: the root value and the format it was read from.
     /// - Throws: `PropertyListError` saying what is wrong and where: the error of the format the
     ///   data looks most like (see `PropertyListFormat.detect`).

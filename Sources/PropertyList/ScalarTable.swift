@@ -1,4 +1,5 @@
 import Foundation
+internal import SystemInterface
 
 /// The open-addressing table `BinaryPropertyListObjectTable` finds equal scalars with.
 ///
@@ -35,8 +36,7 @@ final class ScalarTable {
         let bytes = capacity * MemoryLayout<UInt64>.stride
         let raw: UnsafeMutableRawPointer?
         if bytes >= hugePageBytes {
-            let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-            raw = mapped == MAP_FAILED ? nil : mapped
+            raw = MemoryMap.mapZeroed(bytes)
             HugePages.advise(raw, byteCount: bytes)
         } else {
             raw = calloc(capacity, MemoryLayout<UInt64>.stride)
@@ -48,7 +48,7 @@ final class ScalarTable {
     /// Gives back what `allocate(capacity)` gave.
     static func release(_ places: UnsafeMutablePointer<UInt64>, _ capacity: Int) {
         let bytes = capacity * MemoryLayout<UInt64>.stride
-        if bytes >= hugePageBytes { munmap(places, bytes) } else { free(places) }
+        if bytes >= hugePageBytes { MemoryMap.unmap(places, bytes) } else { free(places) }
     }
 
     static func allocateFailed(_ bytes: Int) -> Never {

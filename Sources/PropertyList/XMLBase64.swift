@@ -19,29 +19,46 @@ enum XMLBase64 {
         let indent = min(indent, 8)
         let groupsPerLine = (76 - 8 * indent) / 4
         let groupCount = (bytes.count + 2) / 3
-        let lines = groupCount / groupsPerLine + 1
-        out.reserve(groupCount * 4 + lines * (indent + 1))
+        guard groupCount > 0, let source = bytes.baseAddress else { return }
+        let lines = (groupCount + groupsPerLine - 1) / groupsPerLine
+        // The tabs are stored eight at a time: room for the last store's overshoot.
+        out.reserve(groupCount * 4 + lines * (indent + 1) + 8)
+        let wholeGroups = bytes.count / 3
         alphabet.withUnsafeBufferPointer { table in
-            var inLine = 0
-            for g in 0..<groupCount {
-                if inLine == 0 {
-                    for _ in 0..<indent { out.appendUnchecked(UInt8(ascii: "\t")) }
+            let start = UnsafeMutableRawPointer(out.base + out.count)
+            var at = start
+            var g = 0
+            while g < groupCount {
+                at.storeBytes(of: 0x0909_0909_0909_0909 as UInt64, as: UInt64.self)
+                at += indent
+                let lineEnd = min(g + groupsPerLine, groupCount)
+                // Three bytes make four characters, stored as one word.
+                while g < min(lineEnd, wholeGroups) {
+                    let p = source + 3 * g
+                    let v = UInt32(p.load(as: UInt8.self)) << 16 | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 8
+                        | UInt32(p.load(fromByteOffset: 2, as: UInt8.self))
+                    let word = UInt32(table[Int(v >> 18)]) | UInt32(table[Int(v >> 12 & 0x3F)]) << 8
+                        | UInt32(table[Int(v >> 6 & 0x3F)]) << 16 | UInt32(table[Int(v & 0x3F)]) << 24
+                    at.storeBytes(of: word.littleEndian, as: UInt32.self)
+                    at += 4
+                    g += 1
                 }
-                let i = 3 * g
-                let remaining = bytes.count - i
-                let b0 = Int(bytes[i])
-                let b1 = remaining > 1 ? Int(bytes[i + 1]) : 0
-                let b2 = remaining > 2 ? Int(bytes[i + 2]) : 0
-                out.appendUnchecked(table[b0 >> 2])
-                out.appendUnchecked(table[(b0 & 0x03) << 4 | b1 >> 4])
-                out.appendUnchecked(remaining > 1 ? table[(b1 & 0x0F) << 2 | b2 >> 6] : UInt8(ascii: "="))
-                out.appendUnchecked(remaining > 2 ? table[b2 & 0x3F] : UInt8(ascii: "="))
-                inLine += 1
-                if inLine == groupsPerLine || g == groupCount - 1 {
-                    out.appendUnchecked(UInt8(ascii: "\n"))
-                    inLine = 0
+                if g < lineEnd {
+                    // The last group, of one or two bytes, padded.
+                    let p = source + 3 * g
+                    let b0 = Int(p.load(as: UInt8.self))
+                    let b1 = bytes.count - 3 * g > 1 ? Int(p.load(fromByteOffset: 1, as: UInt8.self)) : 0
+                    at.storeBytes(of: table[b0 >> 2], as: UInt8.self)
+                    at.storeBytes(of: table[(b0 & 0x03) << 4 | b1 >> 4], toByteOffset: 1, as: UInt8.self)
+                    at.storeBytes(of: bytes.count - 3 * g > 1 ? table[(b1 & 0x0F) << 2] : UInt8(ascii: "="), toByteOffset: 2, as: UInt8.self)
+                    at.storeBytes(of: UInt8(ascii: "="), toByteOffset: 3, as: UInt8.self)
+                    at += 4
+                    g += 1
                 }
+                at.storeBytes(of: UInt8(ascii: "\n"), as: UInt8.self)
+                at += 1
             }
+            out.count += at - start
         }
     }
 

@@ -14,8 +14,15 @@ enum XMLPropertyListText {
 
     @inline(__always)
     static func tabs(_ n: Int, into out: inout OutputBuffer) {
-        let n = min(n, maximumIndentation)
-        if n > 0 { out.append(repeating: UInt8(ascii: "\t"), count: n) }
+        guard n > 0 else { return }
+        guard n <= 8 else {
+            out.append(repeating: UInt8(ascii: "\t"), count: min(n, maximumIndentation))
+            return
+        }
+        // The usual few tabs as one word store (whose tail the count leaves), not a `memset`.
+        out.reserve(8)
+        UnsafeMutableRawPointer(out.base + out.count).storeBytes(of: 0x0909_0909_0909_0909 as UInt64, as: UInt64.self)
+        out.count += n
     }
 
     /// Per byte: 1 when `escape` must look at it (`<`, `>`, `&`, NUL, CR, and 0xEF, the first

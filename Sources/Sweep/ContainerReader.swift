@@ -1,4 +1,5 @@
 internal import CLibArchive
+internal import SystemInterface
 import Foundation
 
 /// A zip or tar (plain, gzip, bzip2 or xz) read member by member with libarchive, straight from
@@ -154,12 +155,8 @@ final class ContainerReader {
             guard written + count <= limit else {
                 throw ContainerError("more than \(limit) bytes (the database limit); not read further", overLimit: true)
             }
-            var offset = 0
-            while offset < count {
-                let n = Glibc.write(fd, base + offset, count - offset)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw ContainerError("cannot write a temporary copy: \(String(cString: strerror(errno)))") }
-                offset += n
+            if let error = FileIO.writeAll(fd, UnsafeRawBufferPointer(start: base, count: count)) {
+                throw ContainerError("cannot write a temporary copy: \(error.systemText)")
             }
             written += count
         }
@@ -219,8 +216,7 @@ final class StreamSource {
     func pull(_ pointer: UnsafeMutablePointer<UnsafeRawPointer?>) -> Int {
         if let head {
             self.head = nil
-            let n = min(head.count, buffer.count)
-            head.copyBytes(to: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+            let n = head.copyBytes(to: buffer)
             if n < head.count { self.head = head.dropFirst(n) }
             pointer.pointee = UnsafeRawPointer(buffer.baseAddress)
             return n

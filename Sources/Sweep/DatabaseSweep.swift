@@ -50,6 +50,12 @@ struct DatabaseSweep {
     func cell(_ value: StoredValue, path: String, emit: (SweepItem) -> Void) {
         let size = value.payload?.count ?? 0
         switch value.kind {
+        case .typedStream:
+            if let archive = value.archive {
+                analyzer.emitArchive(archive, path: path, format: nil, size: size, nesting: 0, emit: emit)
+            } else if let payload = value.payload {
+                analyzer.analyze(payload, path: path, format: nil, strong: true, emit: emit)
+            }
         case .keyedArchiveBinary, .keyedArchiveXML:
             if let archive = value.archive {
                 analyzer.emitArchive(archive, path: path, format: value.format ?? .binary, size: size, nesting: 0, emit: emit)

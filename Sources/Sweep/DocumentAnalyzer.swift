@@ -4,6 +4,9 @@ import Foundation
 import KeyedArchive
 import PropertyList
 import Synchronization
+import TypedStream
+import NIBArchive
+import Bookmark
 
 /// Reads one document (a property list or a keyed archive) and says what it is: its record,
 /// then a record for each document inside its data, to `SweepOptions.maximumNesting` levels.
@@ -34,18 +37,33 @@ struct DocumentAnalyzer: Sendable {
         return refused
     }
 
-    /// Analyzes `data`, sniffed as a property list of `format`.
+    /// Analyzes `data`, sniffed as a property list of `format`, or as a typedstream (`format`
+    /// nil).
     ///
     /// - Parameters:
     ///   - strong: whether the head was unmistakable (`bplist`, `<plist`): a document that then
     ///     fails to read is reported as damaged; a weak one (OpenStep, JSON) is passed over as
     ///     the ordinary text it then is.
     ///   - nesting: how many documents hold this one.
-    func analyze(_ data: Data, path: String, format: PropertyListFormat, strong: Bool, nesting: Int = 0,
+    func analyze(_ data: Data, path: String, format: PropertyListFormat?, strong: Bool, nesting: Int = 0,
                  emit: (SweepItem) -> Void) {
         guard data.count <= options.maximumItemSize else {
             emit(.unreadable(path, format: format, size: data.count,
                              "\(data.count) bytes, over the per-item limit of \(options.maximumItemSize) (--max-input-size)"))
+            return
+        }
+        guard let format else {
+            if Bookmark.isBookmark(data) {
+                emitBookmark(data, path: path, emit: emit)
+                return
+            }
+            do {
+                let archive = try KeyedArchive(data: data, options: options.readOptions)
+                emitArchive(archive, path: path, format: nil, size: data.count, nesting: nesting, emit: emit)
+            } catch {
+                let what = NIBArchive.isNIBArchive(data) ? "compiled nib (NIBArchive)" : "NSArchiver typedstream"
+                emit(.unreadable(path, size: data.count, "\(what) that does not read: \(error.description)"))
+            }
             return
         }
         // Binary archives are decoded straight from their bytes, without a plist tree.
@@ -80,10 +98,13 @@ struct DocumentAnalyzer: Sendable {
 
     /// What a data value holds, when it is a document sweep reports: a binary or XML plist, an
     /// archive, or (with `includesJSON`) JSON. Only its first bytes are looked at.
-    func nestedFormat(_ data: Data, nesting: Int) -> (format: PropertyListFormat, strong: Bool)? {
+    func nestedFormat(_ data: Data, nesting: Int) -> (format: PropertyListFormat?, strong: Bool)? {
         guard nesting < options.maximumNesting, data.count >= 8 else { return nil }
         // Most data is neither: a look at the first byte settles it before any copy.
         let first = data[data.startIndex]
+        if first == 0x04, TypedStream.isTypedStream(data) { return (nil, true) }
+        if first == UInt8(ascii: "N"), NIBArchive.isNIBArchive(data) { return (nil, true) }
+        if first == UInt8(ascii: "b") || first == UInt8(ascii: "a"), Bookmark.isBookmark(data) { return (nil, true) }
         switch first {
         case UInt8(ascii: "b"), UInt8(ascii: "<"), 0xEF, 0xFE, 0xFF, 0x00, 0x20, 0x0A, 0x09, 0x0D: break
         case UInt8(ascii: "{") where options.includesJSON, UInt8(ascii: "[") where options.includesJSON: break
@@ -104,12 +125,16 @@ struct DocumentAnalyzer: Sendable {
     }
 
     /// The archive's record, then the documents inside its data objects.
-    func emitArchive(_ archive: KeyedArchive, path: String, format: PropertyListFormat, size: Int, nesting: Int,
+    /// A typedstream (`archive.isTypedStream`) is refused whatever its classes: no secure
+    /// unarchiver reads one; its refused classes are those a keyed archive of it would need.
+    func emitArchive(_ archive: KeyedArchive, path: String, format: PropertyListFormat?, size: Int, nesting: Int,
                      emit: (SweepItem) -> Void) {
-        var item = SweepItem(path: path, kind: .keyedArchive, format: format, size: size, summary: rootSummary(archive),
-                             classes: Self.classes(of: archive))
+        let kind: SweepItemKind = archive.isTypedStream ? .typedStream : archive.isNIBArchive ? .nibArchive : .keyedArchive
+        var item = SweepItem(path: path, kind: kind, format: format, size: size,
+                             summary: rootSummary(archive), classes: Self.classes(of: archive))
         item.refusedClasses = refusedClasses(archive)
-        item.verdict = item.refusedClasses.isEmpty ? .accepted : .refused
+        item.verdict = item.refusedClasses.isEmpty && kind == .keyedArchive ? .accepted : .refused
+        item.text = Self.text(of: archive)
         if let graphs { capture(archive, into: &item, budget: graphs) }
         emit(item)
         // Key paths are worked out only when a document is found in data.
@@ -131,6 +156,26 @@ struct DocumentAnalyzer: Sendable {
                 }
             }
         }
+    }
+
+    /// The record of bookmark data: its target path, and in the summary the volume it is on and
+    /// who made it. Bookmark data that does not read is reported as damaged.
+    func emitBookmark(_ data: Data, path: String, emit: (SweepItem) -> Void) {
+        let bookmark: Bookmark
+        do {
+            bookmark = try Bookmark(data: data, options: options.readOptions.bookmark)
+        } catch {
+            emit(.unreadable(path, size: data.count, "bookmark data that does not read: \(error.description)"))
+            return
+        }
+        let fields = bookmark.fields
+        var summary = "bookmark data → " + (fields.path ?? "no path")
+        if let volume = fields.volumeName { summary += " on \(volume)" }
+        if let user = fields.creatorUserName { summary += ", made by \(user)" }
+        if fields.creationOptions?.withSecurityScope == true || !fields.securityExtensions.isEmpty { summary += ", security-scoped" }
+        var item = SweepItem(path: path, kind: .bookmark, size: data.count, summary: Self.shortened(summary))
+        item.target = fields.path
+        emit(item)
     }
 
     /// Keeps the archive's graph as compact `inspect --format json`, within the budgets.
@@ -155,6 +200,12 @@ struct DocumentAnalyzer: Sendable {
 
     /// Classes by readable name with their object counts, most first.
     static func classes(of archive: KeyedArchive) -> [SweepClassCount] {
+        if archive.isTypedStream {
+            // The stream's own objects, not the run tables its keyed form adds.
+            return archive.sourceClassCounts.enumerated()
+                .sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
+                .map { SweepClassCount(name: $0.element.name, count: $0.element.count) }
+        }
         var counts: [String: Int] = [:]
         var order: [String] = []
         for object in archive.objects {
@@ -166,6 +217,14 @@ struct DocumentAnalyzer: Sendable {
         return order.map { SweepClassCount(name: $0, count: counts[$0] ?? 0) }
             .enumerated().sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
             .map(\.element)
+    }
+
+    /// The whole text of a root that is an attributed string (or a string in one): what a
+    /// Messages body says.
+    static func text(of archive: KeyedArchive) -> String? {
+        guard case .attributedString(let string, _, _)? = archive.rootObject?.content,
+              case .string(let text)? = archive.object(string)?.content else { return nil }
+        return text
     }
 
     /// `UIColor rgba(0.176, 0.165, 0.51, 1) sRGB`: the root's class and what `inspect` says of it.
@@ -196,7 +255,7 @@ struct DocumentAnalyzer: Sendable {
     /// that holds a document. Iterative, so a deep tree costs no stack; key paths are written
     /// only for the documents found.
     func forEachDocument(in value: PropertyListValue, nesting: Int,
-                         _ body: (String, Data, (format: PropertyListFormat, strong: Bool)) -> Void) {
+                         _ body: (String, Data, (format: PropertyListFormat?, strong: Bool)) -> Void) {
         if case .data(let data) = value, let found = nestedFormat(data, nesting: nesting) { body("root", data, found) }
         // Each frame is a collection being walked and the index of its next child.
         var frames: [(value: PropertyListValue, next: Int)] = []

@@ -22,6 +22,12 @@ enum ItemSniffer {
         /// A property list of this format. `strong` when the signature is unmistakable (`bplist`,
         /// `<plist`): a document that then fails to read is damaged, not noise.
         case propertyList(PropertyListFormat, strong: Bool)
+        /// `04 0B typedstream|streamtyped`: an NSArchiver typedstream.
+        case typedStream
+        /// `NIBArchive`: a compiled nib.
+        case nibArchive
+        /// `book` and a bookmark header: URL bookmark data saved on its own.
+        case bookmark
         /// `SQLite format 3\0`.
         case sqlite
         /// A zip or a tar: read its members.
@@ -30,6 +36,17 @@ enum ItemSniffer {
         case compressed
         /// None of the above.
         case noise
+
+        /// A document's format and whether its signature is unmistakable: a property list's
+        /// format, or nil for a typedstream, a compiled nib or bookmark data (strong); nil for
+        /// what is no document.
+        var document: (format: PropertyListFormat?, strong: Bool)? {
+            switch self {
+            case .propertyList(let format, let strong): (format, strong)
+            case .typedStream, .nibArchive, .bookmark: (nil, true)
+            default: nil
+            }
+        }
     }
 
 
@@ -43,6 +60,9 @@ enum ItemSniffer {
         let kind = bytes.withUnsafeBytes { ContentKind.sniff(head: $0) }
         switch kind {
         case .sqlite?: return .sqlite
+        case .typedStream?: return .typedStream
+        case .nibArchive?: return .nibArchive
+        case .bookmark?: return .bookmark
         case .zip?, .tar?: return .container
         case .gzip?, .xz?, .bzip2?: return .compressed
         case .some: return .noise   // images, PDFs, executables, zlib streams, empty files

@@ -42,9 +42,10 @@ public struct SweepAttribute: Sendable, Hashable {
     /// The attribute as the store scanner reported it, judged by the store's own model (its
     /// `Z_MODELCACHE`) where it has one.
     public init(_ report: ColumnReport) {
-        self.init(name: report.displayName, table: report.table, column: report.column.name, rows: report.rowCount,
-                  kinds: Dictionary(uniqueKeysWithValues: report.kindCounts.map { ($0.kind.rawValue, $0.count) }),
-                  classes: report.classes, accepted: report.accepted, refused: report.refused,
-                  suggestedAdditions: report.suggestedAdditions, judgedBy: report.judgement.judgedBy, basis: report.judgement.basisCode)
+        let tally = report.tally
+        self.init(name: report.displayName, table: report.table, column: report.column.name, rows: tally.rowCount,
+                  kinds: Dictionary(uniqueKeysWithValues: tally.kindCounts.map { ($0.kind.rawValue, $0.count) }),
+                  classes: tally.classes, accepted: tally.accepted, refused: tally.refused,
+                  suggestedAdditions: tally.suggestedAdditions, judgedBy: report.judgement.judgedBy, basis: report.judgement.basisCode)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Writers) import PropertyList
+import ArchiveReports
 import KeyedArchive
 
 /// The sweep report as one self-contained HTML page: the summary (counts by kind, verdict and
@@ -22,23 +23,7 @@ struct SweepHTMLPage {
     }
 
     func begin() -> Data {
-        let title = HTMLReportAssets.escaped(self.title)
-        return Data("""
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-            <title>\(title) — archivist sweep</title>
-            <style>
-            \(HTMLReportAssets.style)
-            \(Self.style)
-            </style>
-            </head>
-            <body>
-            <header>
-            <h1>\(title)</h1>
+        Data((HTMLReportAssets.pageStart(title: title, tool: "sweep", styles: [HTMLReportAssets.style, Self.style]) + """
             <p id="overview">written by archivist sweep</p>
             </header>
             <main>
@@ -71,7 +56,7 @@ struct SweepHTMLPage {
             </div>
             </main>
 
-            """.utf8)
+            """).utf8)
     }
 
     mutating func item(_ item: SweepItem) -> Data {

@@ -31,6 +31,11 @@ public struct SweepItem: Sendable, Hashable {
     public var graph: Data?
     /// Why an archive's graph was not captured (too many objects, the report's budget spent).
     public var graphOmitted: String?
+    /// For an archive whose root is an attributed string (a Messages body) or a string: its
+    /// text, whole, as the summary cannot hold it.
+    public var text: String?
+    /// For bookmark data: the path of the file it points to (`/Users/me/Documents/report.pages`).
+    public var target: String?
 
     public init(path: String, kind: SweepItemKind, format: PropertyListFormat? = nil, size: Int, summary: String? = nil,
                 classes: [SweepClassCount] = [], verdict: SweepVerdict? = nil, refusedClasses: [String] = [],

@@ -4,6 +4,16 @@ public enum SweepItemKind: String, Sendable, Hashable, CaseIterable, Comparable 
     case plist
     /// An NSKeyedArchiver archive.
     case keyedArchive
+    /// An NSArchiver typedstream (read as the keyed archive of the same objects; refused by
+    /// every secure unarchiver).
+    case typedStream
+    /// A compiled nib (NIBArchive), read as the keyed archive of the same objects; refused, as
+    /// no nib is a secure-coding blob. Its record lists its classes.
+    case nibArchive
+    /// URL bookmark data: a bookmark file, or bookmark data inside another document (a
+    /// recent-items list's item, a login item, a Safari download). Its record's `target` is
+    /// the path it points to; `summary` adds the volume.
+    case bookmark
     /// An SQLite database with Core Data's `Z_PRIMARYKEY` and `Z_METADATA` tables.
     case coreDataStore
     /// Any other SQLite database.

@@ -1,3 +1,6 @@
+import Foundation
+import PropertyList
+
 /// How far a sweep has come, for a progress bar.
 public struct SweepProgress: Sendable, Hashable {
     /// Files and container members looked at.
@@ -25,5 +28,18 @@ public struct SweepProgress: Sendable, Hashable {
     public var estimatedSecondsLeft: Double? {
         guard bytes > 0, elapsed > 0.5, totalBytes >= bytes else { return nil }
         return Double(totalBytes - bytes) / bytesPerSecond
+    }
+
+    /// `12 files  1,234 items  56.0 MB / 1.2 GB  40.0 MB/s  ETA 12 s`: the line beside a
+    /// progress bar.
+    public var detail: String {
+        var text = "\(CountText.number(examined)) files  \(CountText.number(items)) items  "
+            + "\(Self.megabytes(bytes)) / \(Self.megabytes(totalBytes))  \(Self.megabytes(Int64(bytesPerSecond)))/s"
+        if let left = estimatedSecondsLeft { text += String(format: "  ETA %.0f s", left.rounded(.up)) }
+        return text
+    }
+
+    static func megabytes(_ bytes: Int64) -> String {
+        bytes >= 10_000_000_000 ? String(format: "%.1f GB", Double(bytes) / 1e9) : String(format: "%.1f MB", Double(bytes) / 1e6)
     }
 }

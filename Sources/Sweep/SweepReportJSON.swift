@@ -2,11 +2,13 @@ import Foundation
 import PropertyList
 
 /// Sweep records and the summary as JSON values: the schema of `sweep --format jsonl` and
-/// `--format json` (documented in the README, "The sweep record").
+/// `--format json` (documented in docs/sweep.md, "The sweep record").
 extension SweepItem {
     /// The record: `path`, `kind`, `format` (null for databases) and `size` always; `summary`
-    /// when there is one; `classes`, `verdict` and `refusedClasses` for archives;
-    /// `attributes` for databases; `error` for unreadable items. The graph is not part of it.
+    /// when there is one; `classes`, `verdict` and `refusedClasses` for archives (keyed and
+    /// typedstreams and compiled nibs), and `text` for those whose root is a string or an
+    /// attributed string; `target` for bookmark data (the path it points to); `attributes` for
+    /// databases; `error` for unreadable items. The graph is not part of it.
     public var jsonValue: PropertyListValue {
         var d = PropertyListDictionary()
         d.append(key: "path", value: .string(path))
@@ -14,11 +16,13 @@ extension SweepItem {
         d.append(key: "format", value: format.map { .string($0.rawValue) } ?? .null)
         d.append(key: "size", value: .integer(PropertyListInteger(size)))
         if let summary { d.append(key: "summary", value: .string(summary)) }
-        if kind == .keyedArchive {
+        if kind == .keyedArchive || kind == .typedStream || kind == .nibArchive {
             d.append(key: "classes", value: .dictionary(PropertyListDictionary(classes.map { (.string($0.name), .integer(PropertyListInteger($0.count))) })))
             if let verdict { d.append(key: "verdict", value: .string(verdict.rawValue)) }
             if verdict == .refused { d.append(key: "refusedClasses", value: .array(refusedClasses.map { .string($0) })) }
+            if let text { d.append(key: "text", value: .string(text)) }
         }
+        if kind == .bookmark { d.append(key: "target", value: target.map { .string($0) } ?? .null) }
         if kind == .coreDataStore || kind == .sqlite {
             d.append(key: "attributes", value: .array(attributes.map(\.jsonValue)))
         }

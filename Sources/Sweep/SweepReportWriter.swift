@@ -1,35 +1,44 @@
+import ArchiveReports
 import Foundation
 import PropertyList
-
-/// The forms a sweep report is written in.
-public enum SweepReportFormat: String, Sendable, CaseIterable {
-    /// One JSON record a line, as items are found, then `{"summary": …}`.
-    case jsonl
-    /// One JSON document: `{"items": […], "summary": {…}}`.
-    case json
-    /// A line per item for people, then the summary.
-    case text
-    /// One self-contained page (see `SweepHTMLPage`).
-    case html
-}
 
 /// Writes a sweep report piece by piece: `begin()`, `item(_:)` for each item as it is found,
 /// then `end(_:)` with the summary. The same renderer writes a whole `SweepReport`.
 public struct SweepReportWriter {
-    public let format: SweepReportFormat
+    /// The formats a sweep report is written in, in the order `archivist sweep` lists them:
+    /// `jsonl` (one JSON record a line, as items are found, then `{"summary": …}`), `json` (one
+    /// document: `{"items": […], "summary": {…}}`), `text` (a line per item for people, then
+    /// the summary) and `html` (one self-contained page, see `SweepHTMLPage`).
+    public static let formats: [OutputFormat] = [.jsonl, .json, .text, .html]
+
+    /// The form written, one of `formats`.
+    private enum Form {
+        case jsonl, json, text, html
+    }
+
+    public let format: OutputFormat
     /// The page's title (HTML): usually the paths swept.
     public var title: String
+    private let form: Form
     private var written = 0
     private var html: SweepHTMLPage
 
-    public init(format: SweepReportFormat, title: String = "archivist sweep") {
+    /// A writer of `format`; nil when it is not one of `formats`.
+    public init?(format: OutputFormat, title: String = "archivist sweep") {
+        switch format {
+        case .jsonl: form = .jsonl
+        case .json: form = .json
+        case .text: form = .text
+        case .html: form = .html
+        default: return nil
+        }
         self.format = format
         self.title = title
         html = SweepHTMLPage(title: title)
     }
 
     public func begin() -> Data {
-        switch format {
+        switch form {
         case .jsonl, .text: Data()
         case .json: Data("{\n\"items\" : [\n".utf8)
         case .html: html.begin()
@@ -38,7 +47,7 @@ public struct SweepReportWriter {
 
     public mutating func item(_ item: SweepItem) -> Data {
         defer { written += 1 }
-        switch format {
+        switch form {
         case .jsonl:
             return SweepJSON.write(item.jsonValue) + Data("\n".utf8)
         case .json:
@@ -51,7 +60,7 @@ public struct SweepReportWriter {
     }
 
     public mutating func end(_ summary: SweepSummary) -> Data {
-        switch format {
+        switch form {
         case .jsonl:
             var d = PropertyListDictionary()
             d.append(key: "summary", value: summary.jsonValue)

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+internal import SystemInterface
 
 /// One sweep in progress: the workers, the queue between readers and workers, and the one
 /// place items are emitted and counted.
@@ -9,7 +10,9 @@ final class SweepRun: @unchecked Sendable {
         /// Look at files of a folder: (path to open, path to report).
         case files([(path: String, display: String)])
         /// Read a document a container reader took out.
-        case document(Data, path: String, format: PropertyListFormat, strong: Bool)
+        /// A document: a property list of `format`, or a typedstream, a compiled nib or bookmark
+        /// data (`format` nil).
+        case document(Data, path: String, format: PropertyListFormat?, strong: Bool)
         /// Read a database copied into `slot`.
         case database(slot: String, copy: String, display: String, size: Int)
     }
@@ -223,7 +226,8 @@ final class SweepRun: @unchecked Sendable {
         case .noise:
             close(fd)
             examined(size: size, physical: Int64(size))
-        case .propertyList(let format, let strong):
+        case .propertyList, .typedStream, .nibArchive, .bookmark:
+            let (format, strong) = sniff.document ?? (nil, false)
             defer { close(fd) }
             examined(size: size, physical: Int64(size))
             guard size <= options.maximumItemSize else {
@@ -264,15 +268,7 @@ final class SweepRun: @unchecked Sendable {
 
     /// Reads `buffer.count` bytes at `offset`, or fewer at the end of the file; -1 on error.
     static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) -> Int {
-        var filled = 0
-        while filled < buffer.count {
-            let n = pread(fd, buffer.baseAddress! + filled, buffer.count - filled, off_t(offset + filled))
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { return -1 }
-            if n == 0 { break }
-            filled += n
-        }
-        return filled
+        FileIO.readFully(fd, into: buffer, at: offset)
     }
 
     /// The whole file, `head` first; nil on a read error. A file that grew past `limit` since
@@ -391,7 +387,8 @@ final class SweepRun: @unchecked Sendable {
             switch sniff {
             case .noise:
                 continue
-            case .propertyList(let format, let strong):
+            case .propertyList, .typedStream, .nibArchive, .bookmark:
+                let (format, strong) = sniff.document ?? (nil, false)
                 if let declaredSize = member.declaredSize, declaredSize > options.maximumItemSize {
                     if strong {
                         emit(.unreadable(path, format: format, size: declaredSize,

@@ -33,6 +33,7 @@ public struct Sweeper: Sendable {
     ///     says yes, nothing more is read or emitted and the sweep returns (the CLI stops when
     ///     its output failed or its reader went away, instead of reading a whole extraction
     ///     for nobody).
+    ///   - emit: called with each item found.
     /// - Returns: the counts of everything emitted.
     /// - Throws: `SweepError` when a path does not exist or cannot be read at all, before
     ///   anything is swept.

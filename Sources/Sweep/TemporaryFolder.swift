@@ -1,4 +1,5 @@
 import Foundation
+internal import SystemInterface
 
 /// The sweep's private folder for database copies, removed when the sweep ends.
 ///
@@ -12,12 +13,10 @@ final class TemporaryFolder: @unchecked Sendable {
 
     init(parent: String) throws(SweepError) {
         let base = parent.isEmpty ? "/tmp" : parent
-        var template = Array(((base.hasSuffix("/") ? base : base + "/") + "archivist-sweep-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard made != nil else {
-            throw SweepError(path: base, message: "cannot make a temporary folder: \(String(cString: strerror(errno)))")
+        switch TemporaryPaths.makeFolder(pathPrefix: (base.hasSuffix("/") ? base : base + "/") + "archivist-sweep-") {
+        case .success(let made): path = made
+        case .failure(let error): throw SweepError(path: base, message: "cannot make a temporary folder: \(error.systemText)")
         }
-        path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// A new empty folder inside, for one database and its companions.

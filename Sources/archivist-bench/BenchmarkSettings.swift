@@ -3,6 +3,9 @@ struct BenchmarkSettings {
     /// Dictionaries in the generated array; 205,000 gives about 2.7 million values and an XML
     /// document just over 100 MB.
     var dictionaryCount = 205_000
+    /// Records of the process benchmark's second property list, of real-world values
+    /// (`BenchmarkInput.makeRealWorld`); 112,000 make a binary file of 34.3 MB.
+    var realWorldRecords = 112_000
     /// Each operation is timed this many times and the fastest run kept.
     var repetitions = 3
     var markdown = false
@@ -14,6 +17,10 @@ struct BenchmarkSettings {
     var archiveWriteRecords = 2_000
     /// Rows in the generated Core Data store whose tintColor is migrated to JSON.
     var storeRows = 1_000_000
+    /// Records of the typedstream benchmark's stream (10 objects each; 10,000 make 100k
+    /// objects in about 20 MB), and rows of its two color stores.
+    var typedStreamRecords = 10_000
+    var typedStreamStoreRows = 100_000
     /// Which groups to run: the in-process groups by default; `process` (the CLI as a whole
     /// process against Foundation, plistutil and xmllint) only when asked for.
     var groups: Set<String> = ["plist", "archive", "store", "keypath"]

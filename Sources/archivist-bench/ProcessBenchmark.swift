@@ -46,6 +46,13 @@ struct ProcessBenchmark {
         let xml = directory + "/big.xml"
         guard let xmlData = try? XMLPropertyListWriter().write(value) else { return }
         FileManager.default.createFile(atPath: xml, contents: xmlData)
+        // The second shape: real-world values (see `BenchmarkInput.makeRealWorld`).
+        log("process: generating \(settings.realWorldRecords) records of real-world values…")
+        let realWorldValue = BenchmarkInput.makeRealWorld(records: settings.realWorldRecords)
+        let realWorldData = BinaryPropertyListWriter().write(realWorldValue)
+        let realWorld = directory + "/values.bplist"
+        FileManager.default.createFile(atPath: realWorld, contents: realWorldData)
+        guard let realWorldXMLData = try? XMLPropertyListWriter().write(realWorldValue) else { return }
         let out = directory + "/out"
         // The writers again with their output in memory (tmpfs), where `archivist`'s `fsync`
         // of the finished file returns at once: the figures then show the work, not the disk.
@@ -72,6 +79,14 @@ struct ProcessBenchmark {
         let toXMLInMemoryCommand = memoryOut.map { rounds.add([cli, "convert", binary, "--to", "xml", "-o", $0], outputPath: $0) }
         let plistutilInMemoryCommand = memoryOut.flatMap { o in which("plistutil").map { rounds.add([$0, "-i", binary, "-o", o, "-f", "xml"], outputPath: o) } }
         let xmllintCommand = which("xmllint").map { rounds.add([$0, "--noout", "--stream", xml]) }
+        // The real-world values, in the same rounds.
+        let valuesLintCommand = rounds.add([cli, "lint", "-s", realWorld])
+        let valuesToXMLCommand = rounds.add([cli, "convert", realWorld, "--to", "xml", "-o", out], outputPath: out)
+        let valuesToBinaryCommand = rounds.add([cli, "convert", realWorld, "--to", "binary", "-o", out], outputPath: out)
+        let valuesPlistutilCommand = which("plistutil").map { rounds.add([$0, "-i", realWorld, "-o", out, "-f", "xml"], outputPath: out) }
+        let valuesToXMLInMemoryCommand = memoryOut.map { rounds.add([cli, "convert", realWorld, "--to", "xml", "-o", $0], outputPath: $0) }
+        let valuesToBinaryInMemoryCommand = memoryOut.map { rounds.add([cli, "convert", realWorld, "--to", "binary", "-o", $0], outputPath: $0) }
+        let valuesPlistutilInMemoryCommand = memoryOut.flatMap { o in which("plistutil").map { rounds.add([$0, "-i", realWorld, "-o", o, "-f", "xml"], outputPath: o) } }
         rounds.run(rounds: n, log: log)
 
         let foundationRun = foundation?.best
@@ -127,6 +142,43 @@ struct ProcessBenchmark {
             Row(command: "PropertyListSerialization read + write binary", run: foundationBinary),
         ]
 
+        let valuesLint = valuesLintCommand.best, valuesToXML = valuesToXMLCommand.best, valuesToBinary = valuesToBinaryCommand.best
+        let valuesPlistutil = valuesPlistutilCommand?.best, valuesToXMLInMemory = valuesToXMLInMemoryCommand?.best
+        let valuesToBinaryInMemory = valuesToBinaryInMemoryCommand?.best, valuesPlistutilInMemory = valuesPlistutilInMemoryCommand?.best
+        let valuesRows: [Row] = [
+            Row(command: "`archivist lint values.bplist` (read only)", run: valuesLint),
+            Row(command: "`archivist convert values.bplist --to xml`", run: valuesToXML,
+                comparisons: times(valuesToXML, valuesLint, "lint") + faster(valuesPlistutil, valuesToXML, "plistutil"),
+                goal: "≤ 2× lint, ≥ 3× plistutil"),
+            Row(command: "`archivist convert values.bplist --to binary`", run: valuesToBinary,
+                comparisons: times(valuesToBinary, valuesLint, "lint"), goal: "≤ 2× lint"),
+            Row(command: "`plistutil -i values.bplist -f xml`", run: valuesPlistutil),
+            Row(command: "`archivist convert values.bplist --to xml`, output in memory", run: valuesToXMLInMemory,
+                comparisons: times(valuesToXMLInMemory, valuesLint, "lint") + faster(valuesPlistutilInMemory, valuesToXMLInMemory, "plistutil")),
+            Row(command: "`archivist convert values.bplist --to binary`, output in memory", run: valuesToBinaryInMemory,
+                comparisons: times(valuesToBinaryInMemory, valuesLint, "lint")),
+            Row(command: "`plistutil -i values.bplist -f xml`, output in memory", run: valuesPlistutilInMemory),
+        ]
+
+        // The outputs, once more outside the timing: the CLI's conversions must be the bytes
+        // the library's writers give for the tree (and, for the real-world values' XML,
+        // PropertyListSerialization's bytes).
+        var checks: [String] = []
+        func compareOutput(_ label: String, _ arguments: [String], expected: Data) {
+            _ = ProcessRun.run(arguments, outputPath: out)
+            let written = FileManager.default.contents(atPath: out)
+            checks.append("\(label): " + (written == expected ? "identical" : "DIFFERENT (\(written?.count ?? 0) bytes against \(expected.count))"))
+        }
+        compareOutput("big.bplist --to xml, against XMLPropertyListWriter", [cli, "convert", binary, "--to", "xml", "-o", out], expected: xmlData)
+        compareOutput("big.bplist --to binary, against BinaryPropertyListWriter", [cli, "convert", binary, "--to", "binary", "-o", out], expected: binaryData)
+        compareOutput("values.bplist --to xml, against XMLPropertyListWriter", [cli, "convert", realWorld, "--to", "xml", "-o", out], expected: realWorldXMLData)
+        compareOutput("values.bplist --to binary, against BinaryPropertyListWriter", [cli, "convert", realWorld, "--to", "binary", "-o", out], expected: realWorldData)
+        if !settings.skipFoundation {
+            log("process: PropertyListSerialization's XML of values.bplist, to compare…")
+            compareOutput("values.bplist --to xml, against PropertyListSerialization", [bench, "--foundation-plist", realWorld, "xml", out], expected: realWorldXMLData)
+        }
+        unlink(out)
+
         print("Whole process, best of \(n) rounds, each running every command once (time; the largest peak of the runs), release build, on the same files in one run")
         print("")
         print("Archive: \(settings.archiveRecords) NSDictionary records in plistlib's layout, \(objectCount) objects, \(mb(archiveData.count))")
@@ -141,6 +193,17 @@ struct ProcessBenchmark {
         print("| command (whole process) | time | peak memory | peak ÷ input | output | output ÷ input | compared | goal |")
         print("|---|---:|---:|---:|---:|---:|---|---|")
         for row in plistRows { print(line(row, input: row.command.contains("big.xml") ? xmlData.count : binaryData.count)) }
+        print("")
+        print("Real-world values: \(settings.realWorldRecords) records (random full-precision reals, dates with fractions, "
+              + "16-byte data, titles in five scripts), \(mb(realWorldData.count)) binary, \(mb(realWorldXMLData.count)) XML; the same rounds")
+        print("")
+        print("| command (whole process) | time | peak memory | peak ÷ input | output | output ÷ input | compared | goal |")
+        print("|---|---:|---:|---:|---:|---:|---|---|")
+        for row in valuesRows { print(line(row, input: realWorldData.count)) }
+        print("")
+        print("Outputs, checked after the rounds:")
+        print("")
+        for line in checks { print("- " + line) }
     }
 
     func line(_ row: Row, input: Int) -> String {

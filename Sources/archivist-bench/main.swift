@@ -11,6 +11,8 @@ import PropertyList
 //   archivist-bench --foundation-get FILE KEYPATH      (internal: Foundation's whole parse and one look-up)
 //   archivist-bench --only process [--cli PATH]        (the CLI as a whole process, against Foundation,
 //                                                       plistutil and xmllint, in the same run)
+//   archivist-bench --only typedstream [--cli PATH]    (typedstreams as a whole process, against
+//                                                       pytypedstream; scan of typedstream rows)
 //   archivist-bench --launch STDOUT -- COMMAND…        (internal: times one command and reads its rusage)
 //   archivist-bench --foundation-unarchive FILE        (internal: Foundation's side, one process)
 //   archivist-bench --foundation-plist FILE none|xml|binary OUT
@@ -49,6 +51,9 @@ while i < arguments.count {
     case "--dicts" where i + 1 < arguments.count:
         settings.dictionaryCount = Int(arguments[i + 1]) ?? settings.dictionaryCount
         i += 1
+    case "--value-records" where i + 1 < arguments.count:
+        settings.realWorldRecords = Int(arguments[i + 1]) ?? settings.realWorldRecords
+        i += 1
     case "--repeat" where i + 1 < arguments.count:
         settings.repetitions = max(1, Int(arguments[i + 1]) ?? 1)
         i += 1
@@ -64,6 +69,9 @@ while i < arguments.count {
     case "--store-rows" where i + 1 < arguments.count:
         settings.storeRows = Int(arguments[i + 1]) ?? settings.storeRows
         i += 1
+    case "--typedstream-records" where i + 1 < arguments.count:
+        settings.typedStreamRecords = Int(arguments[i + 1]) ?? settings.typedStreamRecords
+        i += 1
     case "--cli" where i + 1 < arguments.count:
         settings.cliPath = arguments[i + 1]
         i += 1
@@ -72,13 +80,15 @@ while i < arguments.count {
     case "--skip-foundation":
         settings.skipFoundation = true
     default:
-        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process] [--cli PATH] [--archive-records N] [--store-rows N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--value-records N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process|typedstream] [--typedstream-records N] [--cli PATH] [--archive-records N] [--store-rows N]\n".utf8))
         exit(64)
     }
     i += 1
 }
 if settings.groups == ["process"] {
     ProcessBenchmark(settings: settings).run()
+} else if settings.groups == ["typedstream"] {
+    TypedStreamBenchmark(settings: settings).run()
 } else {
     PropertyListBenchmark(settings: settings).run()
 }

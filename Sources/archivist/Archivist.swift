@@ -12,10 +12,10 @@ struct Archivist: ParsableCommand {
             FILE may be - for standard input. Exit status: 0 success, 1 invalid input or a \
             failed check, 64 usage error; diff follows diff(1): 0 same, 1 different, 2 unreadable.
             """,
-        version: "0.1.0",
+        version: ArchivistVersion.text,
         subcommands: [Print.self, Lint.self, Convert.self, Inspect.self, Check.self, Unarchive.self, Archive.self, Rewrite.self, Scan.self, Migrate.self, Model.self,
                       Codegen.self, Get.self, TypeOf.self, SetValue.self, Insert.self, Replace.self, Remove.self, Diff.self, Plutil.self,
-                      Sweep.self]
+                      PlistBuddyCommandLine.self, Sweep.self]
     )
 
     /// The deepest nesting the CLI reads by default. Deeper than the library's 512 (CF's cap)
@@ -47,10 +47,12 @@ struct Archivist: ParsableCommand {
             }
         }
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let invokedAsPlutil = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent == "plutil" } ?? false
+        let invokedName = CommandLine.arguments.first.map { URL(fileURLWithPath: $0).lastPathComponent }
+        let invokedAsPlutil = invokedName == "plutil"
+        let invokedAsPlistBuddy = invokedName == "PlistBuddy"
         // A first word that is no verb: say so, with the nearest verb, rather than the parser's
-        // "unexpected argument". Not as plutil, whose first word is a file or a flag.
-        if !invokedAsPlutil, let first = arguments.first, !first.hasPrefix("-"), first != "plutil" {
+        // "unexpected argument". Not as plutil or PlistBuddy, whose first word is a file or a flag.
+        if !invokedAsPlutil, !invokedAsPlistBuddy, let first = arguments.first, !first.hasPrefix("-"), first != "plutil", first != "plistbuddy" {
             let verbs = VerbSuggestion.verbs(of: Self.self)
             if !verbs.contains(first) {
                 let hint = VerbSuggestion.nearest(first, among: verbs).map { "; did you mean '\($0)'?" } ?? ""
@@ -58,13 +60,19 @@ struct Archivist: ParsableCommand {
                 Foundation.exit(64)
             }
         }
-        if !invokedAsPlutil { MallocArena.configure(forVerb: arguments.first) }
+        if !invokedAsPlutil, !invokedAsPlistBuddy { MallocArena.configure(forVerb: arguments.first) }
         let work = {
             if invokedAsPlutil {
                 // plutil's own syntax, whole: no archivist verb, option or help parsing.
-                Foundation.exit(PlutilEmulator(arguments: arguments).run())
+                Foundation.exit(Plutil.program(arguments, programName: "plutil").run())
             } else if arguments.first == "plutil" {
-                Foundation.exit(PlutilEmulator(arguments: Array(arguments.dropFirst()), programName: "archivist plutil").run())
+                Foundation.exit(Plutil.program(Array(arguments.dropFirst()), programName: "archivist plutil").run())
+            } else if invokedAsPlistBuddy {
+                // PlistBuddy's own syntax, whole, as for plutil.
+                Foundation.exit(PlistBuddyCommandLine.program(arguments, programName: "PlistBuddy").run(console: PlistBuddyTerminal()))
+            } else if arguments.first == "plistbuddy" {
+                let program = PlistBuddyCommandLine.program(Array(arguments.dropFirst()), programName: "archivist plistbuddy")
+                Foundation.exit(program.run(console: PlistBuddyTerminal()))
             }
             Self.main(arguments)
         }

@@ -1,4 +1,4 @@
-import Glibc
+import SystemInterface
 
 /// Where the verbs that work on one thread allocate.
 ///
@@ -13,16 +13,11 @@ import Glibc
 /// main arena without waiting on it.
 enum MallocArena {
     static let multiThreadedVerbs: Set<String> = ["scan", "migrate", "sweep", "codegen"]
-    /// `M_ARENA_MAX` of `<malloc.h>`, a macro Swift does not import.
-    static let arenaMaxParameter: Int32 = -8
 
     /// Makes every thread allocate from the main arena unless `verb` is one of
     /// `multiThreadedVerbs`. Call before any other thread starts.
     static func configure(forVerb verb: String?) {
         guard let verb, !multiThreadedVerbs.contains(verb) else { return }
-        // `mallopt` is in <malloc.h>, which the Glibc module leaves out: found at run time.
-        guard let symbol = dlsym(nil, "mallopt") else { return }
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        _ = unsafeBitCast(symbol, to: Mallopt.self)(arenaMaxParameter, 1)
+        MallocTuning.useOneArena()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ArchivePayload
+import ArchiveReports
 import KeyedArchive
 import PropertyList
 

@@ -21,6 +21,8 @@ enum PayloadJSONStream {
         ("expanding, keeping classes", PayloadOptions(keepsClassNames: true, expandsNestedPayloads: true)),
         ("100 values", PayloadOptions(maximumValueCount: 100)),
         ("depth 3", PayloadOptions(maximumDepth: 3)),
+        ("breaking cycles", PayloadOptions(breaksCycles: true)),
+        ("breaking cycles, expanding, 100 values", PayloadOptions(expandsNestedPayloads: true, maximumValueCount: 100, breaksCycles: true)),
     ]
 
     /// What differs between streaming and mapping-then-writing `archive`, or nil.

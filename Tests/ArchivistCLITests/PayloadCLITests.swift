@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 import Testing
 
 /// `check`, `unarchive` and `archive`, run as a user runs them, on the fixture blobs.
@@ -111,10 +112,42 @@ import Testing
         #expect(try JSONDecoder().decode(Configuration.self, from: r.stdout) == Configuration(theme: "dark", fontSize: 14, showsBadges: true, accent: "#FF6600"))
     }
 
-    @Test func unarchiveRefusesACycleNamingThePath() throws {
-        let r = try ArchivistProcess.run(["unarchive", "--no-check", Self.archive("cycle-self-reference.bplist"), "--to", "json"])
-        #expect(r.status == 1)
-        #expect(r.err.contains("root.next refers back to root"))
+    @Test func unarchiveRefusesACycleNamingThePathAndTheFlag() throws {
+        for format in ["json", "xml", "binary"] {
+            let r = try ArchivistProcess.run(["unarchive", "--no-check", Self.archive("cycle-self-reference.bplist"), "--to", format, "-o", "-"])
+            #expect(r.status == 1)
+            #expect(r.err.contains("root.next refers back to root"))
+            #expect(r.err.hasSuffix("; --break-cycles writes it as a {\"$ref\": …} reference instead\n"))
+        }
+    }
+
+    @Test func unarchiveBreakCyclesWritesReferencesInJSONAndInPropertyLists() throws {
+        let blob = Self.archive("cycle-self-reference.bplist")
+        let json = try ArchivistProcess.run(["unarchive", "--no-check", "--break-cycles", blob, "--to", "json"])
+        #expect(json.status == 0, "\(json.err)")
+        #expect(json.out == ##"{"name":"head","next":{"$ref":"#"}}"##)
+        let sorted = try ArchivistProcess.run(["unarchive", "--no-check", "--break-cycles", blob, "--to", "json", "--sorted-keys", "--pretty"])
+        #expect(sorted.out == "{\n  \"name\" : \"head\",\n  \"next\" : {\n    \"$ref\" : \"#\"\n  }\n}")
+        for format in ["xml", "binary"] {
+            let r = try ArchivistProcess.run(["unarchive", "--no-check", "--break-cycles", blob, "--to", format, "-o", "-"])
+            #expect(r.status == 0, "\(r.err)")
+            let read = try PropertyListReader().read(r.stdout)
+            #expect(read.format.rawValue == format)
+            #expect(read.value == ["name": "head", "next": ["$ref": "#"]])
+        }
+        // The owner's note is the root note; the attachment it shares is written twice in full.
+        let note = try ArchivistProcess.run(["unarchive", "--no-check", "--break-cycles", Self.archive("note-with-attachments.bplist"), "--to", "json"])
+        #expect(note.out.hasSuffix(##""pinned":{"fileName":"list.txt"},"owner":{"name":"Ada","note":{"$ref":"#"}}}"##))
+        #expect(note.out.components(separatedBy: ##"{"fileName":"list.txt"}"##).count == 3)
+    }
+
+    @Test func unarchiveBreakCyclesPointsWithinASelectedPartAndRefusesAPartThatPointsOutside() throws {
+        let blob = Self.archive("note-with-attachments.bplist")
+        let owner = try ArchivistProcess.run(["unarchive", "--no-check", "--break-cycles", blob, "--to", "json", "--select", ".owner"])
+        #expect(owner.status == 1)
+        #expect(owner.err.contains("outside it; select a part that holds both ends"))
+        let pinned = try ArchivistProcess.run(["unarchive", "--no-check", "--break-cycles", blob, "--to", "json", "--select", ".pinned"])
+        #expect(pinned.out == ##"{"fileName":"list.txt"}"##)
     }
 
     @Test func unarchiveKeepsClassNamesWhenAsked() throws {

@@ -20,18 +20,18 @@ import Testing
         let dark = try Self.column(report, "Group.darkColor")
         #expect(dark.judgement.basis == .appCode("UIColorValueTransformer"))
         #expect(dark.judgement.judgedBy == nil)
-        #expect(dark.classes == ["UIColor": 36])
-        #expect(dark.accepted == 0 && dark.refused == 0)
+        #expect(dark.tally.classes == ["UIColor": 36])
+        #expect(dark.tally.accepted == 0 && dark.tally.refused == 0)
         #expect(dark.suggestedTransformerFlag == "--transformer UIColorValueTransformer=UIColor")
         // NSSecureUnarchiveFromData with a custom class: its defaults refuse every value.
         let accent = try Self.column(report, "Group.accent")
         #expect(accent.judgement.judgedBy == "NSSecureUnarchiveFromData")
-        #expect(accent.refused == 20)
-        #expect(accent.suggestedAdditions == ["Palette.SerializableColor"])
+        #expect(accent.tally.refused == 20)
+        #expect(accent.tally.suggestedAdditions == ["Palette.SerializableColor"])
         // No transformer: judged as the secure transformer would, once the app switches.
         let searches = try Self.column(report, "Group.recentSearches")
         #expect(searches.judgement.basis == .insecureTransformer("NSKeyedUnarchiveFromData"))
-        #expect(searches.accepted == 40 && searches.refused == 0)
+        #expect(searches.tally.accepted == 40 && searches.tally.refused == 0)
         // Transient: not a column, and not missing.
         let group = try #require(report.tables.first { $0.name == "ZGROUP" })
         #expect(group.transientAttributes == ["Group.previewImage"])
@@ -46,7 +46,7 @@ import Testing
         options.transformers = TransformerAllowLists(["UIColorValueTransformer": ["UIColor"]])
         let dark = try Self.column(try StoreScanner(options: options).scan(path: path), "Group.darkColor")
         #expect(dark.judgement.judgedBy == "UIColorValueTransformer")
-        #expect(dark.accepted == 36 && dark.refused == 0)
+        #expect(dark.tally.accepted == 36 && dark.tally.refused == 0)
         #expect(dark.suggestedTransformerFlag == nil)
     }
 

@@ -41,26 +41,26 @@ import Testing
         #expect(table.plainColumns.map(\.name) == ["ZISFAVORITE", "ZTIMESWORN", "ZLASTWORN", "ZRATING", "ZNAME", "ZSEARCHKEY", "ZURL"])
 
         let tint = try #require(table.columns.first { $0.column.name == "ZTINTCOLOR" })
-        #expect(tint.kinds == [.keyedArchiveBinary: 90, .null: 10])
-        #expect(tint.classes == ["UIColor": 90])
+        #expect(tint.tally.kinds == [.keyedArchiveBinary: 90, .null: 10])
+        #expect(tint.tally.classes == ["UIColor": 90])
         // The transformer's default list does not hold UIColor: every archive is refused.
-        #expect(tint.accepted == 0)
-        #expect(tint.refused == 90)
-        #expect(tint.refusedClasses == ["UIColor": 90])
-        #expect(tint.suggestedAdditions == ["UIColor"])
+        #expect(tint.tally.accepted == 0)
+        #expect(tint.tally.refused == 90)
+        #expect(tint.tally.refusedClasses == ["UIColor": 90])
+        #expect(tint.tally.suggestedAdditions == ["UIColor"])
         #expect(tint.swiftSnippet(allowList: .transformerDefault)?.contains("super.allowedTopLevelClasses + [UIColor.self]") == true)
 
         let photo = try #require(table.columns.first { $0.column.name == "ZPHOTODATA" })
-        #expect(photo.kinds[.image] == 31)
-        #expect(photo.kinds[.externalReference] == 2)
-        #expect(photo.kinds[.null] == 67)
-        #expect(photo.inlineFramed == 31)
-        #expect(photo.formats == ["PNG image": 31])
-        #expect(photo.missingExternalFiles == 0)
+        #expect(photo.tally.kinds[.image] == 31)
+        #expect(photo.tally.kinds[.externalReference] == 2)
+        #expect(photo.tally.kinds[.null] == 67)
+        #expect(photo.tally.inlineFramed == 31)
+        #expect(photo.tally.formats == ["PNG image": 31])
+        #expect(photo.tally.missingExternalFiles == 0)
 
         let id = try #require(table.columns.first { $0.column.name == "ZID" })
-        #expect(id.kinds == [.other: 100])
-        #expect(id.formats == ["16 bytes (a UUID's size)": 100])
+        #expect(id.tally.kinds == [.other: 100])
+        #expect(id.tally.formats == ["16 bytes (a UUID's size)": 100])
     }
 
     @Test func allowingUIColorAcceptsEveryTintColor() throws {
@@ -68,9 +68,9 @@ import Testing
         defer { store.remove() }
         let report = try StoreScanner(options: ScanOptions(allowList: .transformerDefault(adding: ["UIColor"]))).scan(path: store.path)
         let tint = try #require(report.columns.first { $0.column.name == "ZTINTCOLOR" })
-        #expect(tint.accepted == 36)
-        #expect(tint.refused == 0)
-        #expect(tint.suggestedAdditions.isEmpty)
+        #expect(tint.tally.accepted == 36)
+        #expect(tint.tally.refused == 0)
+        #expect(tint.tally.suggestedAdditions.isEmpty)
     }
 
     @Test func aDamagedArchiveIsReportedUnreadableWithItsKey() throws {
@@ -78,8 +78,8 @@ import Testing
         defer { store.remove() }
         let report = try StoreScanner().scan(path: store.path)
         let tint = try #require(report.columns.first { $0.column.name == "ZTINTCOLOR" })
-        #expect(tint.kinds[.unreadable] == 1)
-        #expect(tint.examples.contains { $0.primaryKey == 4 && $0.kind == .unreadable })
+        #expect(tint.tally.kinds[.unreadable] == 1)
+        #expect(tint.tally.examples.contains { $0.key == 4 && $0.kind == .unreadable })
     }
 
     @Test func aMissingExternalFileIsCounted() throws {
@@ -91,7 +91,7 @@ import Testing
         }
         let report = try StoreScanner().scan(path: store.path)
         let photo = try #require(report.columns.first { $0.column.name == "ZPHOTODATA" })
-        #expect(photo.missingExternalFiles == 1)
+        #expect(photo.tally.missingExternalFiles == 1)
     }
 
     @Test func aPlainSQLiteFileIsScannedByTableAndColumn() throws {
@@ -113,9 +113,9 @@ import Testing
         #expect(!report.isCoreData)
         let table = try #require(report.tables.first)
         #expect(table.columns.map(\.displayName) == ["notes.body", "notes.meta"])
-        #expect(table.columns.first?.kinds == [.keyedArchiveBinary: 1, .null: 1])
-        #expect(table.columns.first?.accepted == 1)
-        #expect(table.columns.last?.kinds == [.json: 1, .null: 1])
+        #expect(table.columns.first?.tally.kinds == [.keyedArchiveBinary: 1, .null: 1])
+        #expect(table.columns.first?.tally.accepted == 1)
+        #expect(table.columns.last?.tally.kinds == [.json: 1, .null: 1])
         #expect(table.plainColumns.map(\.name) == ["id", "title"])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ArchiveReports
 import KeyedArchive
 import PropertyList
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import ArchiveReports
 @testable import KeyedArchive
 import PropertyList
 

@@ -139,7 +139,7 @@ import PropertyList
 }
 
 /// The compact form (`omitsDefaultMembers`) read back: every member it leaves out filled in
-/// with its default, as the README's schema gives them, which must give the full document.
+/// with its default, as the schema (docs/inspect-json.md) gives them, which must give the full document.
 enum CompactForm {
     /// The full document as a reader gets it: written, read back, summaries left out (the
     /// compact form has none: they are text for people, made from `value`).

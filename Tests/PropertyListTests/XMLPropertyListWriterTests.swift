@@ -161,6 +161,101 @@ private func foundationPropertyList(_ value: PropertyListValue) -> Any {
         #expect(mismatches.isEmpty, "\(mismatches)")
     }
 
+    /// `%.17g` by glibc's `vsnprintf` itself, as the writer wrote every real before it had a
+    /// formatter of its own (its `appendWithLibc`, which is still the path for what the
+    /// integers cannot hold).
+    static func libc17g(_ r: Double) -> String {
+        var out = OutputBuffer()
+        XMLRealFormat.appendWithLibc(r, to: &out)
+        return String(decoding: out.bytes(0..<out.length), as: UTF8.self)
+    }
+
+    /// Reals where the integer formatter could slip: every power of ten a double reaches and
+    /// its neighbours, the ends of each path (10^16, 10^17, 2^53, 2^64, 2^128, 10^-11, 2^-126),
+    /// subnormals, exact ties at the 17th digit and the doubles either side of them, and
+    /// random reals of the magnitudes files hold.
+    static func awkwardReals() -> [Double] {
+        var samples: [Double] = [5e-324, 1e-323, 2.2250738585072014e-308, 2.2250738585072009e-308, 1.7976931348623157e308,
+                                 1e16, 1e17, 9007199254740992, 9007199254740993, 18446744073709551616, 0x1p128, 0x1p127,
+                                 340282366920938463463374607431768211455, 1e-11, 1e-39, 1e-38, 0x1p-126, 0.1, 0.3, 2.0 / 3]
+        for k in -340...308 {
+            let p = Double("1e\(k)") ?? 0
+            guard p != 0, p.isFinite else { continue }
+            samples += [p, p.nextUp, p.nextDown, p.nextUp.nextUp, p.nextDown.nextDown, p * 5, p * 9.5, p * 0.5]
+        }
+        for b in [52, 53, 54, 56, 57, 63, 64, 65, 126, 127, 128, 129] {
+            let p = Double(sign: .plus, exponent: b, significand: 1)
+            samples += [p, p.nextUp, p.nextDown]
+        }
+        var generator = SplitMix(state: 0x0DDB_A11)
+        // Exact ties: 15 whole digits and eighths, 16 whole digits and quarters, written
+        // with 18 significant digits, the last a 5; and the doubles either side.
+        for _ in 0..<20_000 {
+            let eighths = Double(generator.next() % 900_000_000_000_000 + 100_000_000_000_000) + Double(generator.next() % 4 * 2 + 1) / 8
+            let quarters = Double(generator.next() % 9_000_000_000_000_000 + 1_000_000_000_000_000) + Double(generator.next() % 2 * 2 + 1) / 4
+            for tie in [eighths, quarters, eighths / 1024, quarters * 64] { samples += [tie, tie.nextUp, tie.nextDown] }
+        }
+        // Subnormals.
+        for _ in 0..<5_000 { samples.append(Double(bitPattern: generator.next() >> 12 | 1)) }
+        // Full-precision reals of every magnitude from 10^-45 to 10^42, as files hold them.
+        for _ in 0..<200_000 {
+            let unit = Double(generator.next() >> 11) * 0x1p-53
+            let k = Int(generator.next() % 88) - 45
+            samples.append(unit * (Double("1e\(k)") ?? 1))
+        }
+        for _ in 0..<20_000 {
+            let unit = Double(generator.next() >> 11) * 0x1p-53
+            samples += [unit, unit * 180 - 90, unit * 360 - 180, 500_000_000 + unit * 300_000_000]
+        }
+        return samples.filter { $0 != 0 && $0.isFinite }
+    }
+
+    struct SplitMix {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    @Test func realsAreWrittenAsTheCLibraryWritesThemAtEveryAwkwardValueAndAcrossMagnitudes() throws {
+        let samples = Self.awkwardReals()
+        #expect(samples.count > 300_000)
+        var mismatches: [String] = []
+        for r in samples.flatMap({ [$0, -$0] }) {
+            var out = OutputBuffer()
+            XMLRealFormat.append(r, to: &out)
+            let ours = String(decoding: out.bytes(0..<out.length), as: UTF8.self)
+            let expected = Self.libc17g(r)
+            if ours != expected, mismatches.count < 10 { mismatches.append("\(r.bitPattern): \(ours) != \(expected)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+    }
+
+    @Test func theIntegerFormatterTakesEveryRealFrom2ToTheMinus126To2To128() {
+        // The C library is left only what the integers cannot hold.
+        for r in [0x1p-126, 1.2e-38, 1e-20, 1e-11, 0.1, 1, 1e16, 1e17, 1e20, 1e38, 0x1p128.nextDown] {
+            #expect(XMLRealFormat.digits(r) != nil, "\(r)")
+        }
+        for r in [0x1p-126.nextDown, 1e-38, 1e-40, 5e-324, 2.2250738585072009e-308, 0x1p128, 1e300] {
+            #expect(XMLRealFormat.digits(r) == nil, "\(r)")
+        }
+    }
+
+    @Test func eightDigitsAreTheDecimalDigitsOfEveryKindOfValue() {
+        var values: [UInt32] = [0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10_000, 99_999_999, 12_345_678, 10_000_001, 90_000_009]
+        var generator = SplitMix(state: 42)
+        for _ in 0..<100_000 { values.append(UInt32(generator.next() % 100_000_000)) }
+        for v in values {
+            let word = XMLRealFormat.eightDigits(v)
+            let text = withUnsafeBytes(of: word.littleEndian) { String(decoding: $0, as: UTF8.self) }
+            #expect(text == String(format: "%08u", v))
+        }
+    }
+
     @Test func keysAreSortedByUTF16CodeUnitAsCFStringCompareSortsThem() throws {
         // U+FF21 sorts after U+1F600 in UTF-8 but before it in UTF-16 (a surrogate pair, 0xD83D…).
         let keys = ["b", "B", "a", "", "é", "\u{FF21}", "😀", "aa", "a b"]
@@ -223,6 +318,54 @@ private func foundationPropertyList(_ value: PropertyListValue) -> Any {
         #expect(try body(.date(Date(timeIntervalSinceReferenceDate: interval))) == ["<date>\(text)</date>"])
     }
 
+    /// Dates where the quick path could slip: around every minute, day, month and year change
+    /// met at random, the ends of years 0 and 9999, negative years, the writable range's ends,
+    /// and fractional times of every size.
+    static func awkwardDates() -> [Double] {
+        var samples: [Double] = [0, -1e-20, 1e-20, -0.5, 59.9999999, 60, -60, -63_113_904_000, -63_113_904_000 - 1e-6,
+                                 -63_113_904_000 - 86_400 * 400, 252_423_993_600 - 1, 252_423_993_600, 252_423_993_600 - 1e-5,
+                                 1e15, -1e15, 1e12, -1e12, 978_307_200, -978_307_200]
+        var generator = SplitMix(state: 0xDA7E)
+        for _ in 0..<100_000 {
+            let unit = Double(generator.next() >> 11) * 0x1p-53
+            samples.append(unit * 1e9)
+            samples.append((unit - 0.5) * 6e11)
+            let minute = Double(Int64(generator.next() % 20_000_000_000) - 10_000_000_000) * 60
+            samples += [minute, minute.nextUp, minute.nextDown, minute - 1e-7, minute + 0.999_999]
+        }
+        for _ in 0..<2_000 { samples.append((Double(generator.next() >> 11) * 0x1p-53 - 0.5) * 2e15) }
+        return samples
+    }
+
+    @Test func datesTakeTheQuickPathToTheBytesOfTheFieldByFieldOne() {
+        var mismatches: [String] = []
+        var quick = 0
+        for interval in Self.awkwardDates() {
+            let date = Date(timeIntervalSinceReferenceDate: interval)
+            var ours = OutputBuffer(), general = OutputBuffer()
+            #expect(XMLDateFormat.append(date, to: &ours))
+            guard let fields = XMLDateFormat.fields(date) else {
+                Issue.record("no fields for \(interval)")
+                continue
+            }
+            if (0...9999).contains(fields.year) { quick += 1 }
+            XMLDateFormat.appendPadded(fields, to: &general)
+            let a = ours.bytes(0..<ours.length), b = general.bytes(0..<general.length)
+            if a != b, mismatches.count < 10 {
+                mismatches.append("\(interval): \(String(decoding: a, as: UTF8.self)) != \(String(decoding: b, as: UTF8.self))")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(quick > 250_000)
+    }
+
+    @Test func fractionalDatesAcrossCenturiesAreWrittenAsFoundationWritesThem() throws {
+        let dates = Self.awkwardDates().filter { abs($0) < 1e11 }.prefix(20_000).map { Date(timeIntervalSinceReferenceDate: $0) }
+        #expect(dates.count == 20_000)
+        let theirs = try PropertyListSerialization.data(fromPropertyList: dates, format: .xml, options: 0)
+        #expect(try XMLPropertyListWriter().write(.array(dates.map { .date($0) })) == theirs)
+    }
+
     @Test func stringsEscapeOnlyWhatCFEscapesPlusWhatXMLCannotCarryRaw() throws {
         #expect(try body("<a href=\"x\">'&'</a>") == ["<string>&lt;a href=\"x\"&gt;'&amp;'&lt;/a&gt;</string>"])
         // NUL, CR, U+FFFE and U+FFFF would not survive an XML parser raw.
@@ -269,6 +412,17 @@ private func foundationPropertyList(_ value: PropertyListValue) -> Any {
         #expect(base64Lines.allSatisfy { $0.hasPrefix(tabs) && !$0.dropFirst(tabs.count).contains("\t") })
         #expect(base64Lines.map { $0.count - tabs.count } == lines)
         #expect(Data(base64Encoded: base64Lines.map { $0.dropFirst(tabs.count) }.joined()) == bytes)
+    }
+
+    @Test func dataOfEveryLengthUpTo200AtEveryDepthUpTo10IsWrittenAsFoundationWritesIt() throws {
+        var generator = SplitMix(state: 0xDA7A)
+        let values: [PropertyListValue] = (0...10).flatMap { depth in
+            (0...200).map { count in
+                nested(.data(Data((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) })), depth: depth)
+            }
+        }
+        let theirs = try PropertyListSerialization.data(fromPropertyList: foundationPropertyList(.array(values)), format: .xml, options: 0)
+        #expect(try XMLPropertyListWriter().write(.array(values)) == theirs)
     }
 
     // MARK: - What XML cannot carry

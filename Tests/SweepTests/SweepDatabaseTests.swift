@@ -108,3 +108,34 @@ import Testing
         #expect(report.items.first { $0.path == base + "#ZBOWTIE.ZTINTCOLOR[Z_PK=10]" }?.kind == .keyedArchive)
     }
 }
+
+/// A Messages database (`MessagesDatabaseFixture`): the text of every message is in its sweep
+/// record, from the NSArchiver attributed string in `attributedBody`, and the keyed archives
+/// inside its attributes are found too.
+@Suite struct SweepMessagesTests {
+    @Test func eachMessagesTextIsInItsRecord() throws {
+        let folder = try SweepDatabaseTests.folder("messages")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try MessagesDatabaseFixture(messageCount: 12).write(to: folder + "/chat.db")
+        let report = try Sweeper(options: SweepOptions(jobs: 2)).sweep([folder])
+        let database = try #require(report.items.first { $0.path == folder + "/chat.db" })
+        #expect(database.kind == .sqlite)
+        for rowID in 1 ... 12 {
+            let path = folder + "/chat.db#message.attributedBody[ROWID=\(rowID)]"
+            let item = try #require(report.items.first { $0.path == path }, "ROWID \(rowID)")
+            #expect(item.kind == .typedStream)
+            #expect(item.verdict == .refused)
+            #expect(item.text == MessagesDatabaseFixture.text(rowID))
+            #expect(item.classes.map(\.name).contains("NSMutableAttributedString"))
+            if MessagesDatabaseFixture.hasPhoneNumber(rowID) {
+                let nested = report.items.first { $0.path.hasPrefix(path + "/") && $0.kind == .keyedArchive }
+                #expect(nested?.classes.map(\.name).contains("DDScannerResult") == true, "ROWID \(rowID)")
+            }
+        }
+        // The JSON record carries the text for a pipeline to read.
+        let item = try #require(report.items.first { $0.path.hasSuffix("[ROWID=3]") })
+        let record = try #require(item.jsonValue.dictionaryValue)
+        #expect(record["kind"] == "typedStream")
+        #expect(record["text"] == .string(MessagesDatabaseFixture.text(3)))
+    }
+}

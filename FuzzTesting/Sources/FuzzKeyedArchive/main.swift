@@ -1,3 +1,4 @@
+import ArchiveReports
 import Foundation
 import FuzzDriver
 import KeyedArchive

@@ -1,0 +1,39 @@
+import ArchivePayload
+import ArchiveReports
+import Foundation
+import FuzzDriver
+import KeyedArchive
+import TypedStream
+
+/// libFuzzer entry point: bytes → `TypedStream(data:)` with the default limits; when they read,
+/// the keyed archive of the same objects (`KeyedArchive(typedStream:)`), what `inspect` does
+/// with it (tree, JSON, DOT), the allow-list check, the payload and the keyed rewrite read back.
+/// Inputs that do not start with a typedstream header are given one, so that every run reaches
+/// the reader. Any thrown error is a pass; a crash, hang, leak or large allocation is a finding.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTypedStream(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    var data = start.map { Data(bytes: $0, count: count) } ?? Data()
+    if !TypedStream.isTypedStream(data) {
+        // The first byte picks the byte order; the rest follow a version-1000 header.
+        let big = data.first.map { $0 & 1 == 1 } ?? false
+        data = Data([4, 11] + Array((big ? "typedstream" : "streamtyped").utf8) + (big ? [0x81, 0x03, 0xE8] : [0x81, 0xE8, 0x03])) + data.dropFirst()
+    }
+    guard let stream = try? TypedStream(data: data) else { return 0 }
+    _ = stream.classCounts
+    guard let archive = try? KeyedArchive(typedStream: stream) else { return 0 }
+    _ = KeyedArchiveTreePrinter().render(archive)
+    _ = try? KeyedArchiveJSONExporter(prettyPrinted: false, omitsDefaultMembers: true).write(archive)
+    _ = KeyedArchiveDotExporter().render(archive)
+    _ = AllowListChecker().check(archive)
+    _ = try? PayloadMapper().payload(of: archive)
+    if let keyed = try? KeyedArchiveWriter().write(archive), let back = try? KeyedArchive(data: keyed) {
+        // The keyed form must read back as the same objects.
+        if !archive.isEquivalent(to: back) { fatalError("the keyed rewrite of a typedstream does not read back as its objects") }
+    }
+    return 0
+}
+
+// SwiftPM makes this top-level code the program's `main`; it hands over to libFuzzer.
+var argumentCount = CommandLine.argc
+var arguments = Optional(CommandLine.unsafeArgv)
+exit(LLVMFuzzerRunDriver(&argumentCount, &arguments, fuzzTypedStream))

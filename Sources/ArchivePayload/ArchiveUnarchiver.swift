@@ -1,0 +1,109 @@
+import Foundation
+import KeyedArchive
+import PropertyList
+
+/// What `archivist unarchive` does with an archive's bytes: decode them, check every object
+/// against the allow-list, and give the root's payload, as JSON written while the archive is
+/// walked or as a tree (for a property list, or the part at a path).
+///
+/// The JSON of a large archive is written straight from its object table, without decoding its
+/// objects (`PayloadMapper.json(of:options:)` of a `KeyedArchiveObjectTable`), when every
+/// object passes the check and is one the table describes; any other archive is decoded,
+/// which also says what a refusal or an error is.
+///
+/// ```swift
+/// let unarchiver = ArchiveUnarchiver(allowList: .transformerDefault(adding: ["UIColor"]))
+/// let json = try unarchiver.json(of: blob).value      // {"red":1,"green":0.5,"blue":0,"alpha":1}
+/// ```
+public struct ArchiveUnarchiver: Sendable {
+    public var payloadOptions: PayloadOptions
+    /// The list every object must pass; nil skips the check. A typedstream's classes are
+    /// checked as a keyed archive's are: its archiver is what `check` refuses, not what a payload
+    /// of it may hold.
+    public var allowList: AllowList?
+    /// Limits for reading the archive, and its `$top` key.
+    public var readOptions: KeyedArchiveReadOptions
+
+    public init(payloadOptions: PayloadOptions = PayloadOptions(), allowList: AllowList? = .transformerDefault,
+                readOptions: KeyedArchiveReadOptions = .default) {
+        self.payloadOptions = payloadOptions
+        self.allowList = allowList
+        self.readOptions = readOptions
+    }
+
+    /// Why no payload was given.
+    public enum Failure: Error, Sendable {
+        /// The bytes are no archive this reads.
+        case decoding(KeyedArchiveError)
+        /// Objects of classes the list does not allow (the report names them).
+        case refused(AllowListReport)
+        /// The archive does not map (a cycle, a limit, no root).
+        case mapping(PayloadError)
+        /// The JSON writer refused a value.
+        case writing(PropertyListError)
+    }
+
+    /// A payload, with what was read to give it: a caller that frees memory only at exit keeps
+    /// these.
+    public struct Unarchived<Value> {
+        public var value: Value
+        /// The object table the JSON was written from, when it was.
+        public var objectTable: KeyedArchiveObjectTable?
+        /// The decoded archive, when it was decoded.
+        public var archive: KeyedArchive?
+    }
+
+    /// The root's payload as JSON, with `options`' spellings.
+    ///
+    /// - Throws: `Failure`: decoding, a refusal, mapping, or writing.
+    public func json(of data: Data, options: JSONWriteOptions = .init()) throws(Failure) -> Unarchived<Data> {
+        var mapping = payloadOptions
+        mapping.target = .json
+        let mapper = PayloadMapper(options: mapping)
+        let table = KeyedArchiveObjectTable(data: data, options: readOptions)
+        if let table, allowList.map({ AllowListChecker(allowList: $0).acceptedReport(table.index) != nil }) ?? true,
+           let json = mapper.json(of: table, options: options) {
+            return Unarchived(value: json, objectTable: table)
+        }
+        let archive = try checked(data)
+        do {
+            return Unarchived(value: try mapper.json(of: archive, options: options), archive: archive)
+        } catch let error as PayloadError {
+            throw .mapping(error)
+        } catch let error as PropertyListError {
+            throw .writing(error)
+        } catch {
+            throw .writing(PropertyListError(.unrepresentable, "\(error)"))
+        }
+    }
+
+    /// The root's payload, or with `path` the part there (references within it point within
+    /// it); a nil value when nothing is at `path`.
+    ///
+    /// - Throws: `Failure`: decoding, a refusal, or mapping.
+    public func payload(of data: Data, at path: PayloadPath? = nil) throws(Failure) -> Unarchived<PropertyListValue?> {
+        let archive = try checked(data)
+        let mapper = PayloadMapper(options: payloadOptions)
+        do throws(PayloadError) {
+            let value = if let path { try mapper.payload(of: archive, at: path) } else { try mapper.payload(of: archive) }
+            return Unarchived(value: value, archive: archive)
+        } catch {
+            throw .mapping(error)
+        }
+    }
+
+    /// The decoded archive, when every object passes the check.
+    func checked(_ data: Data) throws(Failure) -> KeyedArchive {
+        let archive: KeyedArchive
+        do {
+            archive = try KeyedArchive(data: data, options: readOptions)
+        } catch {
+            throw .decoding(error)
+        }
+        if let allowList {
+            let report = AllowListChecker(allowList: allowList).check(archive)
+            guard report.classesAccepted else { throw .refused(report) }
+        }
+        return archive
+    }
+}

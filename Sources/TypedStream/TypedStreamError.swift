@@ -1,0 +1,45 @@
+/// Why bytes are not a readable typedstream, and where.
+public struct TypedStreamError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Code: String, Sendable, Hashable {
+        /// The bytes do not start with a typedstream header (`04 0B typedstream|streamtyped`).
+        case notATypedStream
+        /// A header that names a streamer version Archivist does not read (only 4 is read).
+        case unsupportedVersion
+        /// The stream ends inside a value.
+        case truncated
+        /// A byte, reference, type encoding or class breaks the format's rules.
+        case malformed
+        /// A configured limit (`TypedStreamReadOptions`) was reached.
+        case limitExceeded
+    }
+
+    public var code: Code
+    /// What is wrong, in words.
+    public var message: String
+    /// The byte offset of the problem in the stream.
+    public var offset: Int
+    /// The class of the object being read, when the problem is inside one.
+    public var className: String?
+    /// The position of the value being read, as `group 3, value 2` of that object or of the top level.
+    public var field: String?
+
+    public init(_ code: Code, _ message: String, offset: Int, className: String? = nil, field: String? = nil) {
+        self.code = code
+        self.message = message
+        self.offset = offset
+        self.className = className
+        self.field = field
+    }
+
+    /// `truncated: the stream ends inside a 4-byte integer at byte 812 (in NSColor, group 2, value 1)`.
+    public var description: String {
+        var text = message + " at byte \(offset)"
+        switch (className, field) {
+        case let (name?, field?): text += " (in \(name), \(field))"
+        case let (name?, nil): text += " (in \(name))"
+        case let (nil, field?): text += " (top level, \(field))"
+        case (nil, nil): break
+        }
+        return text
+    }
+}

@@ -1,0 +1,31 @@
+import CoreDataModel
+import CoreDataStore
+internal import CVersionStamp
+import PostgresTable
+import PropertyList
+import Sweep
+
+/// What `archivist --version` prints: the version make stamped into the build, then the C
+/// libraries the executable links, each with the version its headers had at build time.
+enum ArchivistVersion {
+    /// The version of a build that make did not stamp (`swift build`): it cannot know its commit,
+    /// so it says so rather than repeat a number it may not be.
+    static let unstamped = "0.0.0-dev+unstamped (built without make, which stamps the version from git)"
+
+    /// The tag this build was made from ("1.2.0"), `0.0.0-dev+COMMIT` between tags, or
+    /// `unstamped`.
+    static var number: String {
+        let stamp = String(cString: archivist_version_stamp())
+        return stamp.isEmpty ? unstamped : stamp
+    }
+
+    /// Every C library the executable links, in the order of the pipeline.
+    static var linkedLibraries: [LinkedLibraryVersion] {
+        [.libxml2, .sqlite, .zlib, .libarchive, .libpq]
+    }
+
+    /// The two lines `--version` prints.
+    static var text: String {
+        "archivist \(number)\nbuilt with " + linkedLibraries.map(\.summary).joined(separator: ", ")
+    }
+}

@@ -1,0 +1,112 @@
+import ArchivePayload
+import ArchiveReports
+import ArgumentParser
+import Foundation
+import KeyedArchive
+import PropertyList
+
+extension Archivist {
+    /// `archivist unarchive FILE --to json|xml|binary`: an archive's root as a Codable payload.
+    struct Unarchive: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Turn a keyed archive into a payload JSONDecoder or PropertyListDecoder reads.",
+            discussion: """
+                Runs the allow-list check first and refuses (exit 1) on a violation unless \
+                --no-check. Then writes the root object as plain data: collections as arrays and \
+                dictionaries, NSURL as its absolute string, NSUUID as its uuidString, UIColor and \
+                NSColor as {red, green, blue, alpha}, NSValue geometry as CGPoint/CGSize/CGRect/ \
+                NSRange, any other class as an object of its fields. Dates and data follow \
+                --date-strategy and --data-strategy in JSON and stay native in plists. A cycle \
+                is refused (exit 1) with the path around it; with --break-cycles an object that \
+                refers back to one it is inside is written as {"$ref": "#/json/pointer"} to where \
+                that one is written.
+                """
+        )
+
+        @Argument(help: "The archive, or - for standard input.")
+        var file: String
+
+        @Option(help: "The payload format.")
+        var to: OutputFormatArgument<DocumentFormats>
+
+        @Option(name: .shortAndLong, help: "Write here instead of standard output.")
+        var output: String?
+
+        @Flag(help: "Skip the allow-list check.")
+        var noCheck = false
+
+        @Flag(help: ArgumentHelp("Write a reference back to an object the value is inside (a cycle) as {\"$ref\": \"#/json/pointer\"} to where that object is written, instead of refusing the archive."))
+        var breakCycles = false
+
+        @Option(help: ArgumentHelp("The $top key of the root object (default: root).", valueName: "KEY"))
+        var top: String?
+
+        @OptionGroup(title: "Payload")
+        var mapping: PayloadMappingOptions
+
+        @OptionGroup(title: "Allowed classes")
+        var allow: AllowListOptions
+
+        @OptionGroup(title: "JSON output")
+        var json: JSONOutputOptions
+
+        @OptionGroup(title: "Reading limits")
+        var reading: ReadingOptions
+
+        func run() throws {
+            try reportingFailures { () throws(CommandFailure) in
+                let input = InputFile(path: file)
+                try to.format.checkDestination(OutputFile(path: output))
+                let bytes = try input.read(limit: reading.maximumInputSize)
+                var unarchiver = ArchiveUnarchiver(payloadOptions: mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth),
+                                                   allowList: noCheck ? nil : allow.allowList, readOptions: reading.archiveReadOptions)
+                unarchiver.payloadOptions.breaksCycles = breakCycles
+                if let top { unarchiver.readOptions.topKey = top }
+                if to == .json, mapping.selectedPath == nil {
+                    // Written as the archive is walked, without building the payload first.
+                    let json = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.json(of: bytes, options: self.json.options) }
+                    ProcessLifetime.keep(json)
+                    return try OutputFile(path: output).write(json.value, endsLineOnTerminal: true)
+                }
+                let mapped = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.payload(of: bytes, at: mapping.selectedPath) }
+                ProcessLifetime.keep(mapped)
+                guard let payload = mapped.value else {
+                    throw CommandFailure(file: input.displayName, message: "the payload has nothing at \(mapping.selectedPath?.description ?? ".")")
+                }
+                let data = try to.format.write(payload, json: json, sourceName: file, outputPath: output, file: input.displayName)
+                try OutputFile(path: output).write(data, endsLineOnTerminal: to == .json)
+            }
+        }
+
+        /// What `body` gives from FILE's `bytes`, its failure in our words.
+        func unarchived<T>(_ bytes: Data, _ body: () throws(ArchiveUnarchiver.Failure) -> T) throws(CommandFailure) -> T {
+            do {
+                return try body()
+            } catch {
+                let input = InputFile(path: file)
+                switch error {
+                case .decoding(let error):
+                    throw input.archiveFailure(error, data: bytes, reading)
+                case .refused(let report):
+                    let refused = report.violations.map { "\($0.readableClassName) (#\($0.uid)) at \($0.path)" }.joined(separator: ", ")
+                    let flags = report.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
+                    throw CommandFailure(file: input.displayName, message: "refused by the allow-list: \(refused); accept with \(flags), or skip the check with --no-check")
+                case .mapping(let error): throw payloadFailure(error, file: input.displayName)
+                case .writing(let error): throw to.format.failure(error, file: input.displayName)
+                }
+            }
+        }
+
+        /// A mapping error worded for `file`. Only this verb (and inspect) can pick another
+        /// $top entry; the others' messages name no flag.
+        func payloadFailure(_ error: PayloadError, file: String) -> CommandFailure {
+            var hint = ""
+            if error.code == .noRoot {
+                hint = top.map { "; --top \($0) names none of them" } ?? "; choose one with --top"
+            } else if error.code == .cycle, !breakCycles {
+                hint = "; --break-cycles writes it as a {\"$ref\": …} reference instead"
+            }
+            return CommandFailure(file: file, message: error.message + hint)
+        }
+    }
+}

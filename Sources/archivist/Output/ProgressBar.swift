@@ -1,0 +1,53 @@
+import CoreDataStore
+import Foundation
+import PropertyList
+
+/// A one-line progress bar on standard error, redrawn at most ten times a second (and at once
+/// when the note changes).
+struct ProgressBar {
+    let enabled: Bool
+    var lastDraw: UInt64 = 0
+    var lastNote: String?
+    var drawn = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    /// Draws `progress`, with the count of failed rows when there are any, and `note` (why
+    /// the work is paused) when there is one.
+    mutating func update(_ progress: some RowProgress, failed: Int = 0, note: String? = nil) {
+        draw(processed: progress.processed, total: progress.total, rowsPerSecond: progress.rowsPerSecond,
+             secondsLeft: progress.estimatedSecondsLeft, failed: failed, note: note)
+    }
+
+    mutating func draw(processed: Int, total: Int, rowsPerSecond: Double, secondsLeft: Double?, failed: Int, note: String? = nil) {
+        let fraction = total > 0 ? min(1, Double(processed) / Double(total)) : 1
+        var detail = String(format: "%@/%@ rows  %@ rows/s", CountText.number(processed), CountText.number(total),
+                            CountText.number(Int(rowsPerSecond)))
+        if let left = secondsLeft { detail += String(format: "  ETA %.0f s", left.rounded(.up)) }
+        if failed > 0 { detail += "  \(CountText.number(failed)) failed" }
+        if let note { detail += "  \(note)" }
+        let noteChanged = note != lastNote
+        lastNote = note
+        draw(fraction: fraction, detail: detail, done: processed >= total || noteChanged)
+    }
+
+    /// Draws a bar `fraction` full followed by `detail`, at most ten times a second unless `done`.
+    mutating func draw(fraction: Double, detail: String, done: Bool) {
+        guard enabled else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - lastDraw > 100_000_000 || done else { return }
+        lastDraw = now
+        let width = 30
+        let filled = Int(max(0, min(1, fraction)) * Double(width))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let line = String(format: "\r%@ %3.0f%% ", bar, fraction * 100) + detail
+        StandardError.write(line + "\u{1B}[K")
+        drawn = true
+    }
+
+    mutating func finish() {
+        guard enabled, drawn else { return }
+        StandardError.write("\r\u{1B}[K")
+        drawn = false
+    }
+}
