@@ -49,7 +49,6 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
-        .target(name: "CPrefetch"),
         // The version make stamps into the executable (see its header); empty without make.
         .target(name: "CVersionStamp"),
         // The one door to the operating system: every call that differs between Linux and
@@ -58,7 +57,7 @@ let package = Package(
         .target(name: "SystemInterface"),
         .target(
             name: "PropertyList",
-            dependencies: ["CLibXML2", "CPrefetch", "SystemInterface"]
+            dependencies: ["CLibXML2", "SystemInterface"]
         ),
         .target(name: "TypedStream"),
         // Compiled nibs (the NIBArchive format ibtool writes) and URL bookmark data (with classic
@@ -179,6 +178,12 @@ let package = Package(
                 "PostgresTable", "PostgresFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
+        ),
+        // The differential harness against Core Foundation's reader (docs/parity.md): test
+        // support, run by CI; in no product.
+        .executableTarget(
+            name: "archivist-parity",
+            dependencies: ["PropertyList", "KeyedArchive"]
         ),
         .executableTarget(
             name: "archivist-fixtures",

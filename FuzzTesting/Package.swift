@@ -14,6 +14,7 @@ let fuzzTargets = [
     "FuzzNIBArchive",
     "FuzzBookmark",
     "FuzzSmallArchive",
+    "FuzzParity",
 ]
 
 let package = Package(

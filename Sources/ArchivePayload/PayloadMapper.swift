@@ -286,6 +286,7 @@ public struct PayloadMapper: Sendable {
                 if let info = try map(userInfo, at: .field(archived: "NSUserInfo", written: "userInfo"), depth: depth + 1) { d.append(key: "userInfo", value: info) }
                 return .dictionary(d)
             case .color(let c): return Self.color(c)
+            case .propertyList(let value): return value
             case .object:
                 var d = PropertyListDictionary()
                 d.reserveCapacity(object.fields.count + 1)

@@ -304,6 +304,7 @@ public struct KeyedArchiveJSONExporter: Sendable {
             if let name = c.name { entries.append(("name", .string(name))) }
             return Self.object(entries)
         case .object: return .null
+        case .propertyList(let value): return Self.plist(value)
         }
     }
 
@@ -390,6 +391,7 @@ public struct KeyedArchiveJSONExporter: Sendable {
         case .color: "color"
         case .oldStyleArray: "oldStyleArray"
         case .object: "object"
+        case .propertyList: "propertyList"
         }
     }
 }

@@ -3,12 +3,13 @@ import Foundation
 /// Converts a binary property list to XML or to binary again without building its tree: the
 /// objects are written as they are read, straight from the file.
 ///
-/// The output is byte for byte what the reader and the writer give together
-/// (`XMLPropertyListWriter().write(BinaryPropertyListReader(options:).read(data))`, and the same
-/// with `BinaryPropertyListWriter`), and so are the errors: a file the walk does not take (an
-/// error, a value the target format cannot hold) is read and written the ordinary way, which
-/// reports why. Tests hold the two ways to the same bytes on every binary file of the corpus,
-/// and the binary fuzz target on whatever it makes.
+/// The output is byte for byte what the reader and a writer give together
+/// (`XMLPropertyListWriter().write(BinaryPropertyListReader(options:).read(data))`, and for
+/// binary `BinaryPropertyListLayoutWriter(original: data)`, which lays the tree out as CF writes
+/// back what it read), and so are the errors: a file the walk does not take (an error, a value
+/// the target format cannot hold) is read and written the ordinary way, which reports why.
+/// Tests hold the two ways to the same bytes on every binary file of the corpus, and the binary
+/// fuzz target on whatever it makes.
 ///
 /// A file that shares a collection or a large scalar between several places (which CF's writer
 /// never does) is read as a tree, where each is read once: the walk would read and write it
@@ -55,12 +56,14 @@ public struct BinaryPropertyListConverter: Sendable {
         return try XMLPropertyListWriter().write(BinaryPropertyListReader(options: options).read(data))
     }
 
-    /// `data` rewritten as a binary property list laid out as CF writes one.
+    /// `data` rewritten as a binary property list as CF writes back what it read: a file CF
+    /// wrote comes back byte for byte. The walk's bytes, or else those of the tree written by
+    /// `BinaryPropertyListLayoutWriter` over `data`, which are the same wherever both write.
     ///
     /// - Throws: `PropertyListError` as `BinaryPropertyListReader.read` throws it.
     public func binary(_ data: Data) throws(PropertyListError) -> Data {
         if let written = transcodedBinary(data) { return written }
-        return BinaryPropertyListWriter().write(try BinaryPropertyListReader(options: options).read(data))
+        return BinaryPropertyListLayoutWriter(original: data, options: options).write(try BinaryPropertyListReader(options: options).read(data))
     }
 
     /// The XML, or nil when the walk does not take the file: the caller then reads and writes
@@ -87,6 +90,7 @@ public struct BinaryPropertyListConverter: Sendable {
         return data.withUnsafeBytes { raw -> Bool in
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
+                guard parser.isPlainFile else { return false }
                 if writesInPieces, raw.count >= minimumBytesForWorkers,
                    let split = try transcodeXMLInPieces(parser, drain: drain, finished: finished) {
                     return split
@@ -144,48 +148,39 @@ public struct BinaryPropertyListConverter: Sendable {
     /// With `progressive`, the file is also written there as it is laid out (see
     /// `transcodeBinary(_:into:handingOnEvery:)`).
     ///
-    /// With more than one worker and an input of `minimumBytesForWorkers` or more, a second
-    /// thread checks that no two input objects hold equal scalars (`DistinctScalarCheck`) while
-    /// the walk numbers each input scalar as an object of its own; should the check find two,
-    /// the file is walked again, finding equal scalars itself.
+    /// The file is laid out as CF's writer lays out what CF's reader made of it: each object of
+    /// the input that is reached becomes one object, scalars re-encoded as CF encodes them
+    /// (4-byte reals kept so), booleans and UIDs written again at each place that holds them
+    /// (see `transcodeRepeatedScalar`), in CF's order, with CF's widths. A file CF wrote comes
+    /// back byte for byte (docs/parity.md counts them).
     ///
     /// References are written as the objects are numbered, so their width is chosen first: the
-    /// width that names the input's objects, which the output has no more of. Where fewer
-    /// objects need a smaller width (unreached objects, equal scalars stored apart), the file is
-    /// written a second time with it.
+    /// width CF gives the input's object count. Where the output has another count (unreached
+    /// objects, booleans and UIDs written again), the file is written a second time with the
+    /// width of its own.
     @discardableResult
     func walkBinary(_ data: Data, progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20,
                     _ body: (consuming OutputBuffer) -> Void) -> Bool {
         guard data.count <= options.maximumInputSize else { return false }
         return data.withUnsafeBytes { raw -> Bool in
-            var check: DistinctScalarCheck?
-            // The check reads the file: it must be over before the bytes go.
-            defer { check?.cancel() }
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
-                if workers > 1, raw.count >= minimumBytesForWorkers { check = DistinctScalarCheck.start(parser) }
-                let inputWidth = BinaryPropertyListObjectTable.width(for: max(parser.trailer.objectCount - 1, 0))
-                var refSize = inputWidth
-                var uniques = check == nil
-                // At most three walks: without uniquing, with it, and with a narrower width.
-                for attempt in 0..<3 {
+                guard parser.isPlainFile else { return false }
+                var refSize = BinaryPropertyListObjectTable.width(for: parser.trailer.objectCount)
+                // At most two walks: with the input's width, and with the output's.
+                for attempt in 0..<2 {
                     if attempt > 0 {
                         parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
                         progressive?.discardWritten()
                     }
-                    var transcoding = BinaryPropertyListParser.BinaryTranscoding(parser.trailer, refSize: refSize, uniques: uniques,
+                    var transcoding = BinaryPropertyListParser.BinaryTranscoding(parser.trailer, refSize: refSize,
                                                                                   progressive: progressive, handOnEvery: handOnEvery)
                     _ = try parser.transcodeBinary(parser.trailer.topObject, depth: 0, into: &transcoding)
-                    if !uniques, check?.result() != .distinct {
-                        uniques = true
-                        refSize = inputWidth
-                        continue
-                    }
                     if transcoding.file.fitsReferenceSize {
                         body(transcoding.file.finish())
                         return true
                     }
-                    refSize = BinaryPropertyListObjectTable.width(for: transcoding.file.objectCount - 1)
+                    refSize = BinaryPropertyListObjectTable.width(for: transcoding.file.objectCount)
                 }
                 // The same walk numbers the same objects: unreachable.
                 return false

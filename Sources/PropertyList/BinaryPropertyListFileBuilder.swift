@@ -6,21 +6,19 @@ import Foundation
 /// The transcoder numbers objects in file order (a collection before its children, depth
 /// first, as CF does), and knows a collection's entry count when it opens it, so the collection
 /// is written then with room for its references, which are filled in as its children are
-/// numbered. Scalars are written as `BinaryPropertyListOutput` encodes them, and an equal scalar
-/// already written is found by a hash of the encoding and the copy dropped again, so the file is
-/// byte for byte the one `BinaryPropertyListObjectTable` gives.
+/// numbered. Scalars are written as `BinaryPropertyListOutput` encodes them, one object for each
+/// input object (see `BinaryPropertyListParser.BinaryTranscoding`), so the file is byte for byte
+/// the one `BinaryPropertyListLayoutWriter` gives for the tree read.
 ///
 /// The reference width must be known before the first collection is written: the builder is
-/// given one (the width of the input's object count, which the output never exceeds when
-/// nothing is expanded) and `fitsReferenceSize` says afterwards whether the objects numbered
-/// need exactly that width; when not, the caller writes again with the right one.
+/// given one (CF's width for the input's object count) and `fitsReferenceSize` says afterwards
+/// whether the objects numbered need exactly that width; when not, the caller writes again with
+/// the right one.
 struct BinaryPropertyListFileBuilder: ~Copyable {
     /// The file so far: the header, then the objects numbered so far.
     var out: BinaryPropertyListOutput
     /// Where each object numbered so far starts in `out`.
     var offsets: [UInt32]
-    /// The scalars written, by the hash of their encoding.
-    let places: ScalarTable
     /// The bytes of each reference.
     let refSize: Int
     /// Where the file is handed on as it grows, when it is: the bytes before `handedOn` have
@@ -35,17 +33,15 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     private var patchedPages: [UInt64] = []
     static let pageShift = 12
 
-    /// A builder for about `expectedOffsets` objects, `expectedObjects` of them looked up in the
-    /// uniquing table (none when the caller numbers scalars with `numberScalar`), in about
-    /// `expectedBytes` bytes, with references of `refSize` bytes (1, 2, 4 or 8).
+    /// A builder for about `expectedOffsets` objects in about `expectedBytes` bytes, with
+    /// references of `refSize` bytes (1, 2, 4 or 8).
     /// With `progressive`, the file is also written there as it grows, every `handOnEvery`
     /// bytes or so, and whole by `finish()`.
-    init(expectedObjects: Int, expectedOffsets: Int, expectedBytes: Int, refSize: Int,
+    init(expectedOffsets: Int, expectedBytes: Int, refSize: Int,
          progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20) {
         self.refSize = refSize
         self.progressive = progressive
         self.handOnEvery = max(handOnEvery, 1)
-        places = ScalarTable(expected: expectedObjects)
         out = BinaryPropertyListOutput(capacity: max(expectedBytes, 1 << 16))
         out.bytes.append("bplist00")
         offsets = []
@@ -59,9 +55,10 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     /// offsets of 32 bits name. The transcoder then leaves the file to the tree writer.
     var isFull: Bool { offsets.count >= Int(UInt32.max) - 1 || out.bytes.length > Int(UInt32.max) }
 
-    /// Whether the objects numbered need references of exactly `refSize` bytes, the smallest
-    /// of CF's widths that names every object.
-    var fitsReferenceSize: Bool { BinaryPropertyListObjectTable.width(for: offsets.count - 1) == refSize }
+    /// Whether the objects numbered need references of exactly `refSize` bytes: the width CF
+    /// gives the object count (`_byteCount(cnt)`, the smallest of 1, 2, 4 and 8 bytes that holds
+    /// the count itself).
+    var fitsReferenceSize: Bool { BinaryPropertyListObjectTable.width(for: offsets.count) == refSize }
 
     /// Numbers and writes collection `marker` (0xA, 0xC or 0xD) of `entries` entries, before its
     /// children; returns its index and where its `references` references start, for
@@ -121,32 +118,8 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     @inline(__always)
     var scalarStart: Int { out.bytes.length }
 
-    /// Ends the scalar whose encoding was appended from `start` on: the index of an equal
-    /// scalar already written, this copy dropped again, or of this one, numbered now.
-    ///
-    /// Encodings are prefix-free (the marker and count give the length), so an earlier scalar
-    /// whose bytes begin with the whole of this encoding is this very encoding; and its bytes
-    /// lie before `start`, so as many bytes from it are all written.
-    @inline(__always)
-    mutating func finishScalar(from start: Int) -> Int {
-        let length = out.bytes.length - start
-        let encoded = UnsafeRawPointer(out.bytes.base + start)
-        let hash = ScalarTable.hash(UnsafeRawBufferPointer(start: encoded, count: length))
-        let (found, at) = places.lookUp(hash) { index in
-            memcmp(out.bytes.base + Int(offsets[index]), encoded, length) == 0
-        }
-        if let found {
-            out.bytes.truncate(to: start)
-            return found
-        }
-        let index = offsets.count
-        offsets.append(UInt32(truncatingIfNeeded: start))
-        places.insert(index, hash: hash, at: at)
-        return index
-    }
-
-    /// Numbers the scalar whose encoding was appended from `start` on as an object of its own,
-    /// without looking for an equal one: for a walk that knows no two are equal.
+    /// Numbers the scalar whose encoding was appended from `start` on as an object of its own:
+    /// the walk writes each input object once (see `BinaryTranscoding.scalarIndexes`).
     @inline(__always)
     mutating func numberScalar(from start: Int) -> Int {
         offsets.append(UInt32(truncatingIfNeeded: start))

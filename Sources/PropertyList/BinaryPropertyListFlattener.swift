@@ -2,7 +2,8 @@ import Foundation
 
 /// Numbers the objects of a `PropertyListValue` tree as CF does, into an object table: depth
 /// first, a collection before its children, a dictionary's keys before its values, equal
-/// scalars once.
+/// strings, numbers, dates and data once, booleans and UIDs at each place (referring to the
+/// first copy).
 struct BinaryPropertyListFlattener: ~Copyable {
     var table = BinaryPropertyListObjectTable()
     /// The keys arrays flattened most recently, with their objects' indexes: dictionaries of
@@ -27,6 +28,14 @@ struct BinaryPropertyListFlattener: ~Copyable {
             for v in d.values { table.addChild(flatten(v)) }
             table.endCollection(index, marker: 0xD, childrenStart: childrenStart, entries: d.count)
             return index
+        case .bool, .uid:
+            // CF writes a boolean or a UID again at each place that holds it, every place
+            // referring to the first copy (`_flattenPlist` uniques only strings, numbers, dates
+            // and data; a boolean is one of two objects, and NSKeyedArchiver makes one UID
+            // object per object it refers to).
+            let start = table.scalarStart
+            table.scalarBytes.writeScalar(value)
+            return table.finishRepeatedScalar(from: start)
         default:
             let start = table.scalarStart
             table.scalarBytes.writeScalar(value)

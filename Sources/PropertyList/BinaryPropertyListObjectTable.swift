@@ -110,6 +110,34 @@ struct BinaryPropertyListObjectTable: ~Copyable {
         return index
     }
 
+    /// Numbers the scalar appended from `start` on as an object of its own, not looked up or
+    /// found by later look-ups: an object of the original that `BinaryPropertyListLayoutWriter`
+    /// keeps apart from equal new ones.
+    mutating func numberScalar(from start: Int) -> Int {
+        checkRoom()
+        slots.append(Slot(start: start, info: UInt64(scalarBytes.bytes.length - start)))
+        return slots.count - 1
+    }
+
+    /// Numbers the scalar appended from `start` on as an object of its own, and returns the index
+    /// of the first equal one (itself when it is the first): CF's layout of booleans and UIDs,
+    /// written again at each place but referred to by their first copy.
+    mutating func finishRepeatedScalar(from start: Int) -> Int {
+        let length = scalarBytes.bytes.length - start
+        let encoded = UnsafeRawPointer(scalarBytes.bytes.base + start)
+        let hash = ScalarTable.hash(UnsafeRawBufferPointer(start: encoded, count: length))
+        let (found, at) = places.lookUp(hash) { index in
+            let existing = slots[index]
+            return existing.count == length && memcmp(scalarBytes.bytes.base + existing.start, encoded, length) == 0
+        }
+        checkRoom()
+        let index = slots.count
+        slots.append(Slot(start: start, info: UInt64(length)))
+        if let found { return found }
+        places.insert(index, hash: hash, at: at)
+        return index
+    }
+
     /// The smallest of CF's widths (1, 2, 4, 8 bytes) that holds `value`.
     static func width(for value: Int) -> Int {
         if value <= 0xFF { return 1 }
@@ -147,7 +175,8 @@ struct BinaryPropertyListObjectTable: ~Copyable {
     }
 
     func layout() -> Layout {
-        let refSize = Self.width(for: slots.count - 1)
+        // CF's `_byteCount(cnt)`: the width that holds the object count itself.
+        let refSize = Self.width(for: slots.count)
         var objectBytes = 0
         for slot in slots {
             objectBytes += size(of: slot, refSize: refSize)

@@ -27,7 +27,9 @@ extension BinaryPropertyListParser {
             guard !key.isCollection else { throw Self.notFlat }
             keys.append(key)
         }
-        // `$objects` is looked up last-one-wins; that entry must be an array to be scanned.
+        // A key twice (CF keeps the first) is left to the reader. `$objects` must be an array.
+        guard CoreFoundationKeyEquality.repeats(in: keys, object: { _ in nil }).isEmpty,
+              !keys.contains(where: { if case .uid = $0 { true } else { false } }) else { throw Self.notFlat }
         guard let entry = keys.lastIndex(where: { if case .string(let s) = $0 { literallyEqual(s, "$objects") } else { false } }),
               bytes[offset(ref(refs + (count + entry) * refSize))] >> 4 == 0xA
         else { throw Self.notFlat }
@@ -126,6 +128,7 @@ extension BinaryPropertyListParser {
             kind = .number
             return Weight(values: 1, bytes: 0)
         case 0x3:
+            // Dates past the years 1 to 9999 (NaN, the infinities) are left to the reader.
             guard marker == 0x33, start + 9 <= end, PropertyListDateRange.contains(Double(bitPattern: be(start + 1, 8))) else {
                 throw Self.notFlat
             }
@@ -142,13 +145,14 @@ extension BinaryPropertyListParser {
             let slice = UnsafeRawBufferPointer(rebasing: bytes[body..<body + count])
             var high: UInt8 = 0
             for b in slice { high |= b }
-            // High bytes are read when they are valid UTF-8, which then has as many bytes.
-            if high >= 0x80, String(validating: slice, as: UTF8.self) == nil { throw Self.notFlat }
+            // Bytes above 0x7F (read as Latin 1) are left to the reader.
+            if high >= 0x80 { throw Self.notFlat }
             kind = .string
             return Weight(values: 1, bytes: count)
         case 0x6:
             let (count, body) = try count(low, at: start, index: index)
-            guard count <= (end - body) / 2 else { throw Self.notFlat }
+            // An empty UTF-16 string, which CF refuses, is left to the reader.
+            guard count > 0, count <= (end - body) / 2 else { throw Self.notFlat }
             // The UTF-8 length of the string, as `String(validating:as: UTF16.self)` reads it;
             // a lone surrogate is refused or kept as raw units.
             var utf8 = 0
@@ -176,7 +180,8 @@ extension BinaryPropertyListParser {
             kind = .string
             return Weight(values: 1, bytes: utf8)
         case 0x8:
-            guard low + 1 <= 8, start + 2 + low <= end else { throw Self.notFlat }
+            // UIDs wider than eight bytes, or past 32 bits (which CF refuses), are left to the reader.
+            guard low + 1 <= 8, start + 2 + low <= end, be(start + 1, low + 1) <= UInt64(UInt32.max) else { throw Self.notFlat }
             kind = .other
             return Weight(values: 1, bytes: 0)
         default:
@@ -190,6 +195,12 @@ extension BinaryPropertyListParser {
         var keySlots: [Int32]
         /// Per key slot: what reading the key adds to the expanded size.
         var keyWeights: [Weight] = []
+        /// Per key slot: the last dictionary that used it, to find a key used twice in one.
+        var keyStamps: [Int32] = []
+        /// The dictionary being scanned, counted from 1.
+        var stamp: Int32 = 0
+        /// The slot of each key string read, to find two key objects with one string.
+        var slotByString: [String: Int32] = [:]
 
         init(objectCount: Int) {
             keySlots = Array(repeating: -1, count: objectCount)
@@ -221,7 +232,11 @@ extension BinaryPropertyListParser {
         // The dictionary, its keys and its UID values.
         var weight = Weight(values: 1, bytes: 0)
         // Keys: each distinct key object is read once; every use adds its weight, as the
-        // reader's memoized reads do.
+        // reader's memoized reads do. A key used twice in one dictionary, or two key objects
+        // holding one string, or a key that is no string, are left to the reader, which keeps
+        // the entry CF keeps.
+        guard scan.stamp < Int32.max else { throw Self.notFlat }
+        scan.stamp += 1
         var at = body
         for _ in 0..<count {
             let keyIndex = try checkedRef(at)
@@ -230,11 +245,16 @@ extension BinaryPropertyListParser {
             if slot < 0 {
                 let before = expanded
                 let key = try object(keyIndex, depth: depth + 1)
-                guard !key.isCollection, table.keys.count < Int(Int32.max) else { throw Self.notFlat }
-                scan.keySlots[keyIndex] = Int32(table.keys.count)
+                guard case .string(let name) = key, table.keys.count < Int(Int32.max) else { throw Self.notFlat }
+                let newSlot = Int32(table.keys.count)
+                guard scan.slotByString.updateValue(newSlot, forKey: name) == nil else { throw Self.notFlat }
+                scan.keySlots[keyIndex] = newSlot
                 table.keys.append(key)
                 scan.keyWeights.append(Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes))
+                scan.keyStamps.append(scan.stamp)
             } else {
+                guard scan.keyStamps[Int(slot)] != scan.stamp else { throw Self.notFlat }
+                scan.keyStamps[Int(slot)] = scan.stamp
                 let w = scan.keyWeights[Int(slot)]
                 let (values, o1) = weight.values.addingReportingOverflow(w.values)
                 let (bytes, o2) = weight.bytes.addingReportingOverflow(w.bytes)
@@ -259,6 +279,7 @@ extension BinaryPropertyListParser {
                 guard size <= 8, valueStart + 1 + size <= end else { throw Self.notFlat }
                 weight.values += 1
                 entry.payload = be(valueStart + 1, size)
+                guard entry.payload <= UInt64(UInt32.max) else { throw Self.notFlat }
             case 0xA:
                 if let range = try scanArray(valueIndex, at: valueStart, depth: depth + 1, into: &table) {
                     entry.kind = .uids

@@ -1,4 +1,3 @@
-import CPrefetch
 import Foundation
 
 /// Walks that write a binary property list in another form as they read it, without building
@@ -27,7 +26,7 @@ extension BinaryPropertyListParser {
     mutating func openArray(_ index: Int, at start: Int, depth: Int) throws(PropertyListError) -> (count: Int, refs: Int) {
         let (count, body) = try self.count(Int(bytes[start] & 0x0F), at: start, index: index)
         let refs = try self.refs(count, at: body, index: index)
-        try open(index, depth: depth)
+        try open(index, depth: depth, count: count)
         return (count, refs)
     }
 
@@ -39,8 +38,29 @@ extension BinaryPropertyListParser {
         let (pairs, overflow) = count.multipliedReportingOverflow(by: 2)
         guard !overflow else { throw Self.needsTree }
         let refs = try self.refs(pairs, at: body, index: index)
-        try open(index, depth: depth)
+        try open(index, depth: depth, count: count)
         return (count, refs)
+    }
+
+    /// Gives up (`needsTree`) on a set with two members CF holds equal, which the reader keeps
+    /// one of: sets are rare, so their scalar members are read and compared here.
+    mutating func checkDistinctMembers(_ count: Int, refs: Int) throws(PropertyListError) {
+        guard count > 1 else { return }
+        var members: [PropertyListValue] = []
+        members.reserveCapacity(count)
+        for i in 0..<count {
+            let member = ref(refs + i * trailer.objectRefSize)
+            switch bytes[offset(member)] >> 4 {
+            case 0xA, 0xC, 0xD:
+                // Collections are compared by what they hold: left to the reader.
+                throw Self.needsTree
+            default:
+                members.append(scalar(member))
+            }
+        }
+        guard CoreFoundationKeyEquality.repeats(in: members, object: { i in offset(ref(refs + i * trailer.objectRefSize)) }).isEmpty else {
+            throw Self.needsTree
+        }
     }
 
     /// Whether the `count` key references at `refs` are those at `earlier`: dictionaries of one
@@ -71,7 +91,8 @@ extension BinaryPropertyListParser {
     func integer(at start: Int) -> PropertyListInteger {
         let size = 1 << Int(bytes[start] & 0x0F)
         if size == 16 {
-            return PropertyListInteger(high: Int64(bitPattern: be(start + 1, 8)), low: be(start + 9, 8))
+            // CF keeps the last eight bytes, unsigned, and drops the first eight.
+            return PropertyListInteger(high: 0, low: be(start + 9, 8))
         }
         let v = be(start + 1, size)
         return size == 8 ? PropertyListInteger(Int64(bitPattern: v)) : PropertyListInteger(v)
@@ -210,6 +231,7 @@ extension BinaryPropertyListParser {
         switch marker >> 4 {
         case 0xA, 0xC:
             let (count, refs) = try openArray(index, at: start, depth: depth)
+            if marker >> 4 == 0xC { try checkDistinctMembers(count, refs: refs) }
             if count == 0 {
                 t.out.append("<array/>\n")
             } else {
@@ -262,6 +284,8 @@ extension BinaryPropertyListParser {
             names.append(name)
         }
         let sorted = XMLPropertyListText.SortedKeys(names: names)
+        // A key written twice: the reader keeps the entry CF keeps.
+        guard !sorted.hasRepeats else { throw Self.needsTree }
         t.recentKeys.remember(KnownKeys(refs: refs, count: count, weight: grown(since: before), made: sorted))
         return sorted
     }
@@ -315,25 +339,25 @@ extension BinaryPropertyListParser {
     struct BinaryTranscoding: ~Copyable {
         var file: BinaryPropertyListFileBuilder
         /// Per input object: the output index of the scalar it holds, once numbered, or -1.
-        /// Equal scalars are one output object whatever input object holds them, so an input
-        /// object always gives the same index.
+        /// Without uniquing, each input object is one output object, as CF writes again what it
+        /// read: its reader makes one object of each object of the file, and its writer stores
+        /// the same object once (strings, numbers, dates, data) or refers each place that holds
+        /// it to its first copy (booleans, UIDs).
         var scalarIndexes: [Int32]
+        /// The output index of the first `false` and `true` written, or -1: CF's booleans are two
+        /// objects in all, which its writer writes again at each place but refers to the first.
+        var booleanIndexes: (Int32, Int32) = (-1, -1)
         /// Recent dictionaries' keys, with their output indexes.
         var recentKeys = RecentRing<KnownKeys<[Int]>>()
-        /// Whether equal scalars held by different input objects are found and written once;
-        /// false when `DistinctScalarCheck` vouches that no two input objects hold equal ones.
-        let uniques: Bool
 
         /// For a walk of `trailer`'s file, writing references of `refSize` bytes: without
         /// expansion, the output holds no more objects and hardly more bytes than the input.
         /// With `progressive`, the file is handed on there as it is written (see
         /// `BinaryPropertyListFileBuilder`).
-        init(_ trailer: BinaryPropertyListTrailer, refSize: Int, uniques: Bool,
+        init(_ trailer: BinaryPropertyListTrailer, refSize: Int,
              progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20) {
-            self.uniques = uniques
             scalarIndexes = HugePages.array(repeating: -1, count: trailer.objectCount)
-            file = BinaryPropertyListFileBuilder(expectedObjects: uniques ? trailer.objectCount : 0,
-                                                 expectedOffsets: trailer.objectCount,
+            file = BinaryPropertyListFileBuilder(expectedOffsets: trailer.objectCount,
                                                  expectedBytes: trailer.offsetTableOffset + trailer.offsetTableOffset / 16,
                                                  refSize: refSize, progressive: progressive, handOnEvery: handOnEvery)
         }
@@ -348,6 +372,7 @@ extension BinaryPropertyListParser {
         switch marker >> 4 {
         case 0xA, 0xC:
             let (count, refs) = try openArray(index, at: start, depth: depth)
+            if marker >> 4 == 0xC { try checkDistinctMembers(count, refs: refs) }
             guard let (output, to) = t.file.beginCollection(marker >> 4, entries: count, references: count) else { throw Self.needsTree }
             try transcodeBinaryChildren(count, refs: refs, to: to, depth: depth + 1, into: &t)
             leave(index)
@@ -369,50 +394,10 @@ extension BinaryPropertyListParser {
     /// their output references at `to`: an array's entries, or a dictionary's values.
     @inline(__always)
     mutating func transcodeBinaryChildren(_ count: Int, refs: Int, to: Int, depth: Int, into t: inout BinaryTranscoding) throws(PropertyListError) {
-        let refSize = trailer.objectRefSize, width = t.file.refSize, ahead = Self.prefetchDistance
-        if t.uniques {
-            for i in 0..<min(count, ahead) { prefetchPlace(of: ref(refs + i * refSize), in: &t) }
-        }
+        let refSize = trailer.objectRefSize, width = t.file.refSize
         for i in 0..<count {
-            if t.uniques, i + ahead < count { prefetchPlace(of: ref(refs + (i + ahead) * refSize), in: &t) }
             t.file.setReference(try transcodeBinary(ref(refs + i * refSize), depth: depth, into: &t), at: to + i * width)
         }
-    }
-
-    /// How many children ahead of the one being numbered the walk asks for their places in the
-    /// uniquing table.
-    static let prefetchDistance = 8
-
-    /// Asks for the uniquing table's place of scalar `index` ahead of its turn, so that the
-    /// look-up of `finishScalar` finds it in the cache: with a million distinct scalars or more,
-    /// each look-up is otherwise a miss, taken one after another. The place comes from the
-    /// hash of the scalar's bytes in the file, which are the bytes it is written as for the
-    /// forms CF and plistlib write (integers and reals of the usual widths, dates, data, ASCII
-    /// strings); for any other form the hint is merely wasted. Nothing is read past the object
-    /// area, and nothing here can fail: the walk checks the object when its turn comes.
-    @inline(__always)
-    func prefetchPlace(of index: Int, in t: inout BinaryTranscoding) {
-        guard index < t.scalarIndexes.count, t.scalarIndexes[index] < 0 else { return }
-        let start = offset(index)
-        let marker = bytes[start]
-        let length: Int
-        switch marker >> 4 {
-        case 0x1:
-            guard marker <= 0x13 else { return }
-            length = 1 + (1 << Int(marker & 0x0F))
-        case 0x2, 0x3:
-            guard marker & 0x0F == 0x3 else { return }
-            length = 9
-        case 0x4, 0x5:
-            guard let (count, body) = try? count(Int(marker & 0x0F), at: start, index: index),
-                  body <= trailer.offsetTableOffset, count <= trailer.offsetTableOffset - body else { return }
-            length = body - start + count
-        default:
-            return
-        }
-        guard length <= trailer.offsetTableOffset - start else { return }
-        let hash = ScalarTable.hash(UnsafeRawBufferPointer(start: base + start, count: length))
-        archivist_prefetch(t.file.places.places + t.file.places.start(hash))
     }
 
     /// Numbers the keys of the dictionary whose references start at `refs`, read and counted as
@@ -431,12 +416,22 @@ extension BinaryPropertyListParser {
         for i in 0..<count {
             let key = ref(refs + i * trailer.objectRefSize)
             let at = offset(key)
-            // A collection as a key: the reader's error.
+            // Keys other than strings (a collection is the reader's error; CF compares numbers
+            // across integer and real) are left to the reader.
             let kind = bytes[at] >> 4
-            guard kind != 0xA, kind != 0xC, kind != 0xD else { throw Self.needsTree }
+            guard kind == 0x5 || kind == 0x6 else { throw Self.needsTree }
             let output = try transcodeBinaryScalar(key, at: at, into: &t)
             indexes.append(output)
             t.file.setReference(output, at: to + i * width)
+        }
+        // Equal keys are one output object: a key written twice is left to the reader, which
+        // keeps the entry CF keeps.
+        if count > 1 {
+            if count <= 16 {
+                for i in 1..<count where indexes[..<i].contains(indexes[i]) { throw Self.needsTree }
+            } else if Set(indexes).count != count {
+                throw Self.needsTree
+            }
         }
         t.recentKeys.remember(KnownKeys(refs: refs, count: count, weight: grown(since: before), made: indexes))
     }
@@ -445,14 +440,44 @@ extension BinaryPropertyListParser {
     /// writes the value `readScalar` gives, written once.
     mutating func transcodeBinaryScalar(_ index: Int, at start: Int, into t: inout BinaryTranscoding) throws(PropertyListError) -> Int {
         let kind = try checkScalar(index, at: start)
+        let marker = bytes[start]
+        if marker == 0x08 || marker == 0x09 || marker >> 4 == 0x8 {
+            return try transcodeRepeatedScalar(index, at: start, kind: kind, into: &t)
+        }
         let known = t.scalarIndexes[index]
         if known >= 0 { return Int(known) }
         // More objects than references can name: the writer's own limit, far past any real file.
         guard !t.file.isFull else { throw Self.needsTree }
         let from = t.file.scalarStart
         try writeBinaryScalar(at: start, kind: kind, into: &t.file.out)
-        let output = t.uniques ? t.file.finishScalar(from: from) : t.file.numberScalar(from: from)
+        let output = t.file.numberScalar(from: from)
         if output <= Int(Int32.max) { t.scalarIndexes[index] = Int32(truncatingIfNeeded: output) }
+        return output
+    }
+
+    /// A boolean or a UID, as CF's writer lays them out (`_flattenPlist`, which uniques only
+    /// strings, numbers, dates and data): a new copy at each place that holds one, every place
+    /// referring to the first copy of the same object (one `true` and one `false` in all; a UID
+    /// object of the file).
+    mutating func transcodeRepeatedScalar(_ index: Int, at start: Int, kind: FlatElementKind, into t: inout BinaryTranscoding) throws(PropertyListError) -> Int {
+        guard !t.file.isFull else { throw Self.needsTree }
+        let marker = bytes[start]
+        let first: Int32 = switch marker {
+        case 0x08: t.booleanIndexes.0
+        case 0x09: t.booleanIndexes.1
+        default: t.scalarIndexes[index]
+        }
+        let from = t.file.scalarStart
+        try writeBinaryScalar(at: start, kind: kind, into: &t.file.out)
+        let output = t.file.numberScalar(from: from)
+        if first >= 0 { return Int(first) }
+        guard output <= Int(Int32.max) else { throw Self.needsTree }
+        let numbered = Int32(truncatingIfNeeded: output)
+        switch marker {
+        case 0x08: t.booleanIndexes.0 = numbered
+        case 0x09: t.booleanIndexes.1 = numbered
+        default: t.scalarIndexes[index] = numbered
+        }
         return output
     }
 
@@ -464,8 +489,18 @@ extension BinaryPropertyListParser {
         switch marker >> 4 {
         case 0x0:
             out.bytes.append(marker)
+        case 0x1 where marker == 0x14:
+            // A 16-byte integer stays one: CF reads it as a 128-bit number of its last eight
+            // bytes (the first eight zero), and writes that back in 16 bytes.
+            out.bytes.append(0x14)
+            out.writeBigEndian(0, size: 8)
+            out.writeBigEndian(be(start + 9, 8), size: 8)
         case 0x1:
             out.writeInteger(integer(at: start))
+        case 0x2 where marker & 0x0F == 2:
+            // A 4-byte real stays one: CF reads it as a float32 number and writes that back so.
+            out.bytes.append(0x22)
+            out.writeBigEndian(be(start + 1, 4), size: 4)
         case 0x2:
             out.bytes.append(0x23)
             out.writeBigEndian(real(at: start).bitPattern, size: 8)
@@ -506,27 +541,6 @@ extension BinaryPropertyListParser {
         }
     }
 
-    /// Object `index` encoded in `out` (emptied first) as the binary walk writes it, when it is
-    /// a scalar `scalarWeight` takes; false for a collection or an object it refuses. What
-    /// `DistinctScalarCheck` compares.
-    mutating func binaryScalarEncoding(_ index: Int, into out: inout BinaryPropertyListOutput) -> Bool {
-        out.bytes.truncate(to: 0)
-        let start = offset(index)
-        switch bytes[start] >> 4 {
-        case 0xA, 0xC, 0xD: return false
-        default: break
-        }
-        var kind = FlatElementKind.other
-        do throws(PropertyListError) {
-            _ = try scalarWeight(index, at: start, kind: &kind)
-            try writeBinaryScalar(at: start, kind: kind, into: &out)
-            return true
-        } catch {
-            return false
-        }
-    }
-
-    @inline(__always)
     static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var high: UInt8 = 0
         for b in bytes { high |= b }

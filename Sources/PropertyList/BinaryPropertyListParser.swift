@@ -41,6 +41,13 @@ struct BinaryPropertyListParser {
     /// rather than the whole offset table up front: a lookup then touches only the objects
     /// on its path (see `lookUp(_:)`).
     let checksOffsetsOnUse: Bool
+    /// Whether some entry of the offset table points into the header: such an object may not be
+    /// read, so references are then checked one by one (`refs`), and the walks that follow
+    /// references themselves give up (see `isPlainFile`).
+    var hasOffsetsInHeader = false
+    /// Whether the walks beside the reader (validation, the flat archive scan, the transcoders)
+    /// may run on this file: nothing in its offset table needs the reader's own checks.
+    var isPlainFile: Bool { !hasOffsetsInHeader }
     /// Whether collections are checked and then dropped: each array, set and dictionary comes
     /// back empty (of its kind), after everything in it was read, checked and counted exactly
     /// as a full read does. Validating a file then allocates no tree.
@@ -50,6 +57,8 @@ struct BinaryPropertyListParser {
         var refsStart: Int
         var keys: [PropertyListValue]
         var weight: Weight
+        /// Keys equal to an earlier key of the same dictionary, as CF compares them.
+        var repeats: [DuplicateKeys.Repeat]
     }
 
     struct Weight {
@@ -66,25 +75,31 @@ struct BinaryPropertyListParser {
         self.options = options
         expansionValues = min(options.maximumObjectCount, options.expansionLimit.values(forInputSize: bytes.count))
         expansionBytes = min(options.maximumDecodedSize, options.expansionLimit.contentBytes(forInputSize: bytes.count))
-        // The magic "bplist" and the version "00"; other versions are other formats.
+        // The magic "bplist0" and any eighth byte: CF reads "bplist0?" whatever the "?" is
+        // (CFBinaryPList.c: "SnowLeopard will parse 'bplist0?' where ? is any one character").
         guard let base = bytes.baseAddress, bytes.count >= 8, bytes.starts(with: "bplist".utf8) else {
             throw PropertyListError(.unrecognizedFormat, "not a binary property list", at: .byteOffset(0))
         }
-        guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
+        guard bytes[6] == UInt8(ascii: "0") else {
             let version = String(decoding: bytes[6..<8], as: UTF8.self)
-            throw PropertyListError(.unrecognizedFormat, "unsupported binary property list version \"\(version)\"; only bplist00 is defined", at: .byteOffset(6))
+            throw PropertyListError(.unrecognizedFormat, "unsupported binary property list version \"\(version)\"; only bplist0x is defined", at: .byteOffset(6))
         }
         let trailer = try BinaryPropertyListTrailer(bytes, maximumObjectCount: options.maximumObjectCount)
         self.trailer = trailer
         self.base = base
         sharing = []
         inProgress = []
-        // Every offset points into the object area, between the header and the offset table.
+        // Every offset points before the offset table; the top object's, and those of every
+        // object read, after the header (CF checks the whole table up front, and the header
+        // only of objects it reads: an unused entry pointing into the header is no error).
         if !self.checksOffsetsOnUse {
+            var lowest = UInt64.max
             for index in 0..<trailer.objectCount {
-                try checkOffset(of: index)
+                lowest = min(lowest, try checkOffset(of: index, readable: false))
             }
+            hasOffsetsInHeader = lowest < UInt64(BinaryPropertyListTrailer.headerSize)
         }
+        _ = try checkOffset(of: trailer.topObject)
         inProgress = Array(repeating: 0, count: (trailer.objectCount + 63) / 64)
         switch mode {
         case .memoized:
@@ -116,15 +131,19 @@ struct BinaryPropertyListParser {
         (try? readScalar(index, at: offset(index))) ?? .null
     }
 
-    /// Checks that object `index`'s offset points into the object area, between the header
-    /// and the offset table.
+    /// Checks that object `index`'s offset points before the offset table and, for an object
+    /// that is read (`readable`), after the header: into the object area.
+    ///
+    /// - Returns: the offset.
     @inline(__always)
-    func checkOffset(of index: Int) throws(PropertyListError) {
+    @discardableResult
+    func checkOffset(of index: Int, readable: Bool = true) throws(PropertyListError) -> UInt64 {
         let at = trailer.offsetTableOffset + index * trailer.offsetIntSize
         let v = be(at, trailer.offsetIntSize)
-        guard v >= UInt64(BinaryPropertyListTrailer.headerSize), v < UInt64(trailer.offsetTableOffset) else {
+        guard v >= UInt64(readable ? BinaryPropertyListTrailer.headerSize : 0), v < UInt64(trailer.offsetTableOffset) else {
             throw PropertyListError(.malformed, "offset \(v) of object \(index) is outside the object area 8..<\(trailer.offsetTableOffset)", at: .byteOffset(at))
         }
+        return v
     }
 
     /// The byte offset of object `index`, from the offset table validated in `init` (or, with
@@ -290,15 +309,12 @@ struct BinaryPropertyListParser {
                 throw fail(.malformed, "unknown marker 0x\(String(marker, radix: 16, uppercase: true))", object: index)
             }
         case 0x1:
-            // 1, 2 and 4 bytes are unsigned, 8 signed, 16 a signed 128-bit value.
+            // 1, 2 and 4 bytes are unsigned, 8 signed; of 16 bytes CF keeps the last eight as an
+            // unsigned value ("only the last 64 bits are significant currently").
             guard low <= 4 else { throw fail(.malformed, "integer of 2^\(low) bytes; only 1 to 16 bytes are defined", object: index) }
             let size = 1 << low
             guard start + 1 + size <= end else { throw fail(.truncated, "integer runs past the object area", object: index) }
-            if size == 16 {
-                return .integer(PropertyListInteger(high: Int64(bitPattern: be(start + 1, 8)), low: be(start + 9, 8)))
-            }
-            let v = be(start + 1, size)
-            return .integer(size == 8 ? PropertyListInteger(Int64(bitPattern: v)) : PropertyListInteger(v))
+            return .integer(integer(at: start))
         case 0x2:
             guard low == 2 || low == 3 else { throw fail(.malformed, "real of 2^\(low) bytes; only 4 and 8 are defined", object: index) }
             let size = 1 << low
@@ -308,11 +324,8 @@ struct BinaryPropertyListParser {
         case 0x3:
             guard marker == 0x33 else { throw fail(.malformed, "date marker 0x\(String(marker, radix: 16)) must be 0x33", object: index) }
             guard start + 9 <= end else { throw fail(.truncated, "date runs past the object area", object: index) }
-            let seconds = Double(bitPattern: be(start + 1, 8))
-            guard PropertyListDateRange.contains(seconds) else {
-                throw fail(.invalidValue, "date of \(seconds) seconds since 2001 is outside years 1 to 9999", object: index)
-            }
-            return .date(Date(timeIntervalSinceReferenceDate: seconds))
+            // Any float64, as CF reads it: NaN, the infinities and dates past year 9999 included.
+            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: be(start + 1, 8))))
         case 0x4:
             let (count, body) = try count(low, at: start, index: index)
             guard count <= end - body else { throw fail(.truncated, "data of \(count) bytes runs past the object area", object: index) }
@@ -324,16 +337,17 @@ struct BinaryPropertyListParser {
             var high: UInt8 = 0
             for b in slice { high |= b }
             if high >= 0x80 {
-                // CF never writes this, but real files from other writers put UTF-8 in ASCII
-                // strings; accept it when it is valid UTF-8, and refuse any other high byte.
-                if let s = String(validating: slice, as: UTF8.self) { return .string(s) }
-                let bad = slice.firstIndex { $0 >= 0x80 } ?? 0
-                throw PropertyListError(.invalidValue, "ASCII string holds the byte 0x\(String(slice[bad], radix: 16, uppercase: true)), which is neither ASCII nor part of valid UTF-8", at: .byteOffset(body + bad))
+                // CF never writes this; it reads each byte as the character of that number
+                // (CFStringCreateWithBytes with kCFStringEncodingASCII maps bytes above 0x7F as
+                // ISO Latin 1), so UTF-8 that other writers put here reads as CF reads it.
+                return .string(Self.latin1String(slice))
             }
             return .string(String(decoding: slice, as: UTF8.self))
         case 0x6:
             let (count, body) = try count(low, at: start, index: index)
             guard count <= (end - body) / 2 else { throw fail(.truncated, "UTF-16 string of \(count) units runs past the object area", object: index) }
+            // CF asks its allocator for the units' bytes and fails on none (CFBinaryPList.c).
+            guard count > 0 else { throw fail(.invalidValue, "empty UTF-16 string (0x60), which Core Foundation refuses; an empty string is written 0x50", object: index) }
             if let s = Self.utf16String(UnsafeRawBufferPointer(rebasing: bytes[body..<body + 2 * count])) { return .string(s) }
             // A lone surrogate: refused, or kept as the units it is.
             scratchUTF16.removeAll(keepingCapacity: true)
@@ -345,17 +359,38 @@ struct BinaryPropertyListParser {
             }
             if let s = String(validating: scratchUTF16, as: UTF16.self) { return .string(s) }
             guard options.preservesInvalidUTF16 else {
-                throw fail(.invalidValue, "UTF-16 string holds a lone surrogate (read with preservesInvalidUTF16 to keep it)", object: index)
+                throw fail(.invalidValue, "UTF-16 string holds a lone surrogate (kept when preservesInvalidUTF16 is on, the default)", object: index)
             }
             return .invalidUTF16String(scratchUTF16)
         case 0x8:
-            // 0x8n holds n+1 bytes.
+            // 0x8n holds n+1 bytes, of which CF keeps the last eight; it refuses a value past
+            // 32 bits, which its UID type cannot hold.
             let size = low + 1
-            guard size <= 8 else { throw fail(.malformed, "UID of \(size) bytes; at most 8 are supported", object: index) }
             guard start + 1 + size <= end else { throw fail(.truncated, "UID runs past the object area", object: index) }
-            return .uid(be(start + 1, size))
+            let uid = be(start + 1, size)
+            guard uid <= UInt64(UInt32.max) else { throw fail(.invalidValue, "UID \(uid) is past 2^32 - 1, the largest Core Foundation reads", object: index) }
+            return .uid(uid)
         default:
             throw fail(.malformed, "unknown marker 0x\(String(marker, radix: 16, uppercase: true))", object: index)
+        }
+    }
+
+    /// Bytes read as ISO Latin 1, each the character of its number: what CF makes of an ASCII
+    /// string (marker 0x5) holding bytes above 0x7F.
+    static func latin1String(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            var at = 0
+            for b in bytes {
+                if b < 0x80 {
+                    out[at] = b
+                    at += 1
+                } else {
+                    out[at] = 0xC0 | b >> 6
+                    out[at + 1] = 0x80 | b & 0x3F
+                    at += 2
+                }
+            }
+            return at
         }
     }
 
@@ -416,8 +451,10 @@ struct BinaryPropertyListParser {
     /// Starts reading collection `index` at `depth`: within the depth limit, not already being
     /// read (a cycle), and counted as one value.
     @inline(__always)
-    mutating func open(_ index: Int, depth: Int) throws(PropertyListError) {
-        guard depth < options.maximumDepth else {
+    mutating func open(_ index: Int, depth: Int, count: Int) throws(PropertyListError) {
+        // CF refuses any object deeper than its cap (the top object is at depth 0): a
+        // collection at the cap is read only when it is empty.
+        guard depth < options.maximumDepth || (depth == options.maximumDepth && count == 0) else {
             throw fail(.limitExceeded, "nesting deeper than \(options.maximumDepth)", object: index)
         }
         try enter(index)
@@ -432,7 +469,7 @@ struct BinaryPropertyListParser {
         let start = offset(index)
         let (count, body) = try count(Int(marker & 0x0F), at: start, index: index)
         let refs = try refs(count, at: body, index: index)
-        try open(index, depth: depth)
+        try open(index, depth: depth, count: count)
         let refSize = trailer.objectRefSize
         if discardsCollections {
             for i in 0..<count {
@@ -455,7 +492,16 @@ struct BinaryPropertyListParser {
             }
         }
         leave(index)
-        return marker >> 4 == 0xA ? .array(elements) : .set(elements)
+        guard marker >> 4 == 0xC else { return .array(elements) }
+        // A set holds each member once, the first of equal ones, as CF's set keeps it.
+        if options.duplicateKeys != .keepAll {
+            let repeats = CoreFoundationKeyEquality.repeats(in: elements) { i in offset(ref(refs + i * refSize)) }
+            if !repeats.isEmpty {
+                let dropped = Set(repeats.map(\.later))
+                elements = elements.indices.filter { !dropped.contains($0) }.map { elements[$0] }
+            }
+        }
+        return .set(elements)
     }
 
     /// Reading collections apart from scalars keeps each recursive frame small, which deep
@@ -468,12 +514,14 @@ struct BinaryPropertyListParser {
         let (pairs, overflow) = count.multipliedReportingOverflow(by: 2)
         guard !overflow else { throw fail(.malformed, "dictionary count \(count) is too large", object: index) }
         let refs = try refs(pairs, at: body, index: index)
-        try open(index, depth: depth)
+        try open(index, depth: depth, count: count)
         let refSize = trailer.objectRefSize
         var keys: [PropertyListValue] = []
+        var repeats: [DuplicateKeys.Repeat] = []
         if let recent = recentKeys[count],
            memcmp(base + recent.refsStart, base + refs, count * refSize) == 0 {
             keys = recent.keys
+            repeats = recent.repeats
             try grow(by: recent.weight, index: index)
         } else {
             keys.reserveCapacity(count)
@@ -486,7 +534,10 @@ struct BinaryPropertyListParser {
                 keys.append(key)
             }
             let weight = Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
-            recentKeys[count] = RecentKeys(refsStart: refs, keys: keys, weight: weight)
+            if options.duplicateKeys != .keepAll {
+                repeats = CoreFoundationKeyEquality.repeats(in: keys) { i in offset(ref(refs + i * refSize)) }
+            }
+            recentKeys[count] = RecentKeys(refsStart: refs, keys: keys, weight: weight, repeats: repeats)
         }
         if discardsCollections {
             for i in 0..<count {
@@ -509,6 +560,10 @@ struct BinaryPropertyListParser {
             }
         }
         leave(index)
+        guard repeats.isEmpty else {
+            return .dictionary(CoreFoundationKeyEquality.resolving(keys: keys, values: values, repeats: repeats,
+                                                                  keepingFirst: options.duplicateKeys == .coreFoundation))
+        }
         return .dictionary(PropertyListDictionary(keys: keys, values: values))
     }
 
@@ -522,7 +577,8 @@ struct BinaryPropertyListParser {
 
     // MARK: Primitives
 
-    /// A big-endian unsigned integer of `size` bytes (at most 8), already bounds-checked.
+    /// A big-endian unsigned integer of `size` bytes (of more than 8, the last 8), already
+    /// bounds-checked.
     @inline(__always)
     func be(_ at: Int, _ size: Int) -> UInt64 {
         // The common widths as one load each; callers have checked that `at..<at + size` is inside `bytes`.
@@ -533,6 +589,8 @@ struct BinaryPropertyListParser {
         case 4: return UInt64(UInt32(bigEndian: p.loadUnaligned(as: UInt32.self)))
         case 8: return UInt64(bigEndian: p.loadUnaligned(as: UInt64.self))
         default:
+            // Wider than eight bytes: the last eight, as CF's `_getSizedInt` keeps them (the
+            // shifts push the others out).
             var v: UInt64 = 0
             for i in 0..<size { v = v << 8 | UInt64(p.load(fromByteOffset: i, as: UInt8.self)) }
             return v
@@ -547,12 +605,15 @@ struct BinaryPropertyListParser {
         let end = trailer.offsetTableOffset
         guard start + 2 <= end else { throw fail(.truncated, "count runs past the object area", object: index) }
         let intMarker = bytes[start + 1]
-        guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
-            throw PropertyListError(.malformed, "count must be an integer of 1 to 8 bytes, found marker 0x\(String(intMarker, radix: 16, uppercase: true))", at: .byteOffset(start + 1))
+        // Any integer marker: CF's `_readInt` takes 2^n bytes for every n, and their last eight;
+        // from 256 bytes on, none, since it hands the size on as a byte (`_getSizedInt`'s
+        // `uint8_t valSize`, which 256 and more wrap to 0): the count is then 0.
+        guard intMarker >> 4 == 0x1 else {
+            throw PropertyListError(.malformed, "count must be an integer, found marker 0x\(String(intMarker, radix: 16, uppercase: true))", at: .byteOffset(start + 1))
         }
         let size = 1 << Int(intMarker & 0x0F)
-        guard start + 2 + size <= end else { throw fail(.truncated, "count runs past the object area", object: index) }
-        let v = be(start + 2, size)
+        guard size <= end - (start + 2) else { throw fail(.truncated, "count runs past the object area", object: index) }
+        let v = size >= 256 ? 0 : be(start + 2, size)
         guard v <= UInt64(Int.max) else {
             throw PropertyListError(.malformed, "count \(Int64(bitPattern: v)) is negative", at: .byteOffset(start + 1))
         }
@@ -569,7 +630,9 @@ struct BinaryPropertyListParser {
         }
         // The largest reference, checked once: any reference past the count fails. A lookup
         // that checks offsets on use goes through each reference below instead.
-        if !checksOffsetsOnUse {
+        // A file with offsets into the header has each reference's offset checked as well.
+        let checksEach = checksOffsetsOnUse || hasOffsetsInHeader
+        if !checksEach {
             var largest: UInt64 = 0
             Self.forEachRef(base + body, count: count, size: size) { largest = max(largest, $0) }
             guard largest >= UInt64(trailer.objectCount) else { return body }
@@ -579,7 +642,7 @@ struct BinaryPropertyListParser {
             guard r < UInt64(trailer.objectCount) else {
                 throw PropertyListError(.malformed, "reference \(r) in object \(index) is not below the object count \(trailer.objectCount)", at: .byteOffset(body + i * size))
             }
-            if checksOffsetsOnUse { try checkOffset(of: Int(r)) }
+            if checksEach { try checkOffset(of: Int(r)) }
         }
         return body
     }

@@ -7,7 +7,7 @@ extension BinaryPropertyListReader {
     package func readFlatKeyedArchive(_ data: Data, keepingValues: Bool = true) -> FlatKeyedArchive? {
         guard data.count <= options.maximumInputSize, data.starts(with: "bplist".utf8) else { return nil }
         return data.withUnsafeBytes { raw -> FlatKeyedArchive? in
-            guard var parser = try? BinaryPropertyListParser(raw, options: options, sharing: .refused) else { return nil }
+            guard var parser = try? BinaryPropertyListParser(raw, options: options, sharing: .refused), parser.isPlainFile else { return nil }
             return try? parser.scanKeyedArchive(data, keepingValues: keepingValues)
         }
     }

@@ -51,6 +51,7 @@ public struct BinaryPropertyListReader: Sendable {
         let checked = data.withUnsafeBytes { raw -> Bool in
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
+                guard parser.isPlainFile else { return false }
                 var recent = RecentRing<BinaryPropertyListParser.KnownKeys<Void>>()
                 try parser.check(parser.trailer.topObject, depth: 0, recent: &recent)
                 return true

@@ -1,7 +1,8 @@
 /// The last 32 bytes of a bplist00 file, validated.
 ///
-/// Every rule Apple's CFBinaryPList.c applies is checked here, with overflow-checked arithmetic,
-/// so that the object reader can rely on the table fitting inside the file.
+/// Every rule Apple's CFBinaryPList.c applies (`__CFBinaryPlistGetTopLevelInfo`) is checked
+/// here, with overflow-checked arithmetic, so that the object reader can rely on the table
+/// fitting inside the file; no other rule is, so that every file CF reads is read.
 struct BinaryPropertyListTrailer: Equatable, Sendable {
     static let size = 32
     static let headerSize = 8
@@ -42,12 +43,13 @@ struct BinaryPropertyListTrailer: Equatable, Sendable {
         let topObject = be(t + 16, 8)
         let tableOffset = be(t + 24, 8)
 
-        // Offsets and references are 1 to 8 bytes wide.
-        guard (1...8).contains(offsetIntSize) else {
-            throw PropertyListError(.malformed, "trailer gives an offset size of \(offsetIntSize) bytes; it must be 1 to 8", at: .byteOffset(t + 6))
+        // Offsets and references are at least one byte wide. CF reads any width up to 255
+        // (`_getSizedInt`), keeping the last eight bytes of a wider one; so do we.
+        guard offsetIntSize >= 1 else {
+            throw PropertyListError(.malformed, "trailer gives an offset size of 0 bytes; it must be at least 1", at: .byteOffset(t + 6))
         }
-        guard (1...8).contains(objectRefSize) else {
-            throw PropertyListError(.malformed, "trailer gives an object reference size of \(objectRefSize) bytes; it must be 1 to 8", at: .byteOffset(t + 7))
+        guard objectRefSize >= 1 else {
+            throw PropertyListError(.malformed, "trailer gives an object reference size of 0 bytes; it must be at least 1", at: .byteOffset(t + 7))
         }
         // There is at least one object, and no more than the options allow.
         guard objectCount >= 1 else {
@@ -60,14 +62,15 @@ struct BinaryPropertyListTrailer: Equatable, Sendable {
         guard topObject < objectCount else {
             throw PropertyListError(.malformed, "top object \(topObject) is not below the object count \(objectCount)", at: .byteOffset(t + 16))
         }
-        // The offset table starts after the header and ends at or before the trailer.
+        // The offset table starts after the header and one byte of objects, and ends exactly
+        // where the trailer starts (CF: the file is the objects, the table and the trailer).
         let (tableSize, o1) = objectCount.multipliedReportingOverflow(by: UInt64(offsetIntSize))
         let (tableEnd, o2) = tableOffset.addingReportingOverflow(tableSize)
-        guard tableOffset >= UInt64(Self.headerSize + 1), !o1, !o2, tableEnd <= UInt64(t) else {
-            throw PropertyListError(.malformed, "offset table of \(objectCount) entries of \(offsetIntSize) bytes at offset \(tableOffset) does not fit between the header and the trailer", at: .byteOffset(t + 24))
+        guard tableOffset >= UInt64(Self.headerSize + 1), !o1, !o2, tableEnd == UInt64(t) else {
+            throw PropertyListError(.malformed, "offset table of \(objectCount) entries of \(offsetIntSize) bytes at offset \(tableOffset) does not run from the objects to the trailer", at: .byteOffset(t + 24))
         }
         // A reference must be wide enough to name every object.
-        guard objectRefSize >= 8 || objectCount <= (UInt64(1) << (8 * UInt64(objectRefSize))) else {
+        guard objectRefSize >= 8 || objectCount < (UInt64(1) << (8 * UInt64(objectRefSize))) else {
             throw PropertyListError(.malformed, "object references of \(objectRefSize) bytes cannot address \(objectCount) objects", at: .byteOffset(t + 7))
         }
         // An offset must be wide enough to reach the start of the offset table.

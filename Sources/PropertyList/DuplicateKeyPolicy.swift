@@ -1,13 +1,17 @@
-/// What a text reader makes of a key written twice in one dictionary.
+/// What a reader makes of a key written twice in one dictionary.
 ///
-/// Apple's readers keep the last value: CF's XML and OpenStep parsers and JSONSerialization all
-/// set each key as they read it, so a later entry replaces an earlier one (swift-foundation's
-/// JSONDecoder is the exception: it keeps the first). Python's plistlib and JSON module keep
-/// the last too. Either way the file means two things to two tools, so every reader also
-/// reports each repeated key as a `PropertyListWarning`.
+/// Core Foundation keeps the last value in XML and OpenStep (its parsers set each key as they
+/// read it, so a later entry replaces an earlier one; JSONSerialization does the same) and the
+/// first in a binary plist (a binary dictionary is built from all its entries at once, and the
+/// first of equal keys stays). Keys are equal as CF compares them (`CoreFoundationKeyEquality`).
+/// Python's plistlib and JSON module keep the last. Either way the file means two things to two
+/// tools, so the text readers also report each repeated key as a `PropertyListWarning`.
 public enum DuplicateKeyPolicy: String, Sendable, Hashable, CaseIterable {
-    /// One entry per key, in the place of its first appearance, with its last value: what
-    /// PropertyListSerialization and JSONSerialization read.
+    /// One entry per key, in the place of its first appearance, with the value Core Foundation
+    /// keeps: the last in XML, OpenStep and JSON, the first in a binary plist. The default.
+    case coreFoundation
+    /// One entry per key, in the place of its first appearance, with its last value, in every
+    /// format.
     case keepLast
     /// Every entry as written, duplicates included (a forensic view of the file).
     case keepAll

@@ -57,7 +57,7 @@ enum DuplicateKeys {
     static func warning(key: PropertyListValue, at location: PropertyListError.Location, first: PropertyListError.Location,
                         keyPath: [String], policy: DuplicateKeyPolicy) -> PropertyListWarning {
         let place = PropertyListError(.malformed, "", keyPath: keyPath).keyPathDescription
-        let kept = policy == .keepLast ? "the later value is kept, as Apple's readers keep it" : "both entries are kept"
+        let kept = policy == .keepAll ? "both entries are kept" : "the later value is kept, as Apple's readers keep it"
         return PropertyListWarning(.duplicateKey, "duplicate key \(shown(key)) at \(location) in \(place) (first at \(first)); \(kept)",
                                    at: location, keyPath: keyPath)
     }

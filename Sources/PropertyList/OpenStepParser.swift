@@ -1,9 +1,16 @@
 import Foundation
 
-/// The parser behind `OpenStepPropertyListReader`, scanning validated UTF-8 bytes.
+/// The parser behind `OpenStepPropertyListReader`: Core Foundation's old-style parser
+/// (CFOldStylePList.c) rule for rule, over the text as CF decodes it (see `CoreFoundationText`),
+/// held as generalized UTF-8 so that a lone surrogate from UTF-16 input or a `\U` escape keeps
+/// its code unit.
 ///
-/// It keeps its own stack of open collections instead of recursing, so a deep document costs
-/// heap, never the thread's stack, whatever depth limit the caller allows.
+/// CF's parser is recursive; this one keeps its own stack of open collections, so a deep
+/// document costs heap, never the thread's stack, whatever depth limit the caller allows. Each
+/// frame does, when the value inside it is finished or has failed, what CF's function does when
+/// its call returns; so CF's quirks follow: a failed element ends an array quietly (`(<0)` and
+/// `(")` are empty arrays), a key that cannot be read ends a dictionary's entries, and a strings
+/// file (a top-level dictionary without braces) ignores whatever follows its last entry.
 struct OpenStepParser: TextPropertyListParser {
     let text: UnsafeBufferPointer<UInt8>
     let end: Int
@@ -15,6 +22,16 @@ struct OpenStepParser: TextPropertyListParser {
     private var scratch: [UInt8] = []
     var stack: [OpenTextCollection<Kind>] = []
     var warnings: [PropertyListWarning] = []
+    /// The error of the first thing that failed: the one reported when the document as a whole
+    /// fails (CF keeps the last; the first says what went wrong where).
+    private var lastError: PropertyListError? {
+        get { firstError }
+        set { if firstError == nil { firstError = newValue } }
+    }
+    private var firstError: PropertyListError?
+    /// A rule of ours was broken (a limit reached, a lone surrogate with `preservesInvalidUTF16`
+    /// off): the read stops, whatever CF's parser would do next.
+    private var limitError: PropertyListError?
 
     enum Kind: TextCollectionKind {
         case array, dictionary
@@ -26,146 +43,281 @@ struct OpenStepParser: TextPropertyListParser {
 
     static var bracelessKind: Kind? { .stringsFile }
 
-    private enum State {
-        /// A value must start here.
-        case value
-        /// In a dictionary: a key, or the end of the dictionary.
-        case key
-        /// In an array: a value, or the end of the array (a trailing comma is allowed).
-        case element
-        /// A value is complete; attach it to the open collection.
-        case complete(PropertyListValue)
-    }
-
     init(text: UnsafeBufferPointer<UInt8>, options: PropertyListReadOptions) {
         self.text = text
         self.end = text.count
         self.options = options
     }
 
+    /// Reads `data`, decoded as CF decodes a property list's text.
+    static func parse(_ data: Data, options: PropertyListReadOptions, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
+        try options.checkInputSize(data.count)
+        let result: Result<(PropertyListValue, [PropertyListWarning]), PropertyListError> = data.withUnsafeBytes { raw in
+            do throws(PropertyListError) {
+                return .success(try withText(raw) { text throws(PropertyListError) in
+                    var parser = OpenStepParser(text: text, options: options)
+                    let value = try parser.parseDocument()
+                    return (value, parser.warnings)
+                })
+            } catch {
+                return .failure(error)
+            }
+        }
+        let (value, found) = try result.get()
+        warnings += found
+        return value
+    }
+
+    /// The document as the generalized UTF-8 of the string CF makes of it: UTF-8 (a leading
+    /// byte-order mark skipped) must be valid as CF's decoder reads it; other encodings are
+    /// decoded as CF's XML parser's encoding detection picks them.
+    static func withText<R>(_ raw: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) throws(PropertyListError) -> R) throws(PropertyListError) -> R {
+        let encoding: CoreFoundationText.Encoding
+        do throws(CoreFoundationText.Failure) {
+            encoding = try CoreFoundationText.encoding(of: raw)
+        } catch {
+            throw XMLPropertyListReader.encodingError(error)
+        }
+        let all = raw.bindMemory(to: UInt8.self)
+        switch encoding {
+        case .utf8:
+            var text = UnsafeBufferPointer(rebasing: all[...])
+            if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = UnsafeBufferPointer(rebasing: text[3...]) }
+            if CoreFoundationText.isValidUTF8(text) { return try body(text) }
+            guard let repaired = CoreFoundationText.validatedUTF8(text) else {
+                let bad = TextDecoding.firstInvalidUTF8(text) ?? 0
+                throw TextDecoding.invalidText("invalid UTF-8 byte 0x\(TextDecoding.hex(text[bad]))", at: bad, in: text)
+            }
+            return try repaired.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
+        case .utf16BE(let skip), .utf16LE(let skip), .utf32BE(let skip), .utf32LE(let skip):
+            let utf32: Bool, bigEndian: Bool
+            switch encoding {
+            case .utf16BE: (utf32, bigEndian) = (false, true)
+            case .utf16LE: (utf32, bigEndian) = (false, false)
+            case .utf32BE: (utf32, bigEndian) = (true, true)
+            default: (utf32, bigEndian) = (true, false)
+            }
+            let rest = UnsafeRawBufferPointer(rebasing: raw[min(skip, raw.count)...])
+            guard rest.count >= (utf32 ? 4 : 2), let units = CoreFoundationText.utf16Units(rest, utf32: utf32, bigEndian: bigEndian) else {
+                throw PropertyListError(.malformed, "the document is not valid \(utf32 ? "UTF-32" : "UTF-16")", at: .byteOffset(skip))
+            }
+            let text = CoreFoundationText.generalizedUTF8(units)
+            return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
+        case .latin1, .nextStep, .macRoman:
+            let text = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: encoding == .nextStep, macRoman: encoding == .macRoman)
+            return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
+        case .foundation(let encoding):
+            guard let string = String(bytes: raw, encoding: encoding) else {
+                throw PropertyListError(.malformed, "the document is not valid in the encoding it declares", at: .byteOffset(0))
+            }
+            let text = Array(string.utf8)
+            return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
+        case .declared(let name):
+            guard let text = XMLPropertyListReader.convert(raw, from: name) else {
+                throw PropertyListError(.malformed, "cannot read the document as \(name), the encoding it declares", at: .byteOffset(0))
+            }
+            return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
+        }
+    }
+
     // MARK: Document
+
+    /// What a frame waits for, as the step CF's function takes next.
+    private enum Step {
+        /// Read a value (CF's `parsePlistObject`) at `depth`; `required` makes its absence an error.
+        case value(required: Bool, depth: Int)
+        /// A value has been read (or, nil, has failed or is absent): give it to the open frame.
+        case returned(PropertyListValue?)
+    }
 
     mutating func parseDocument() throws(PropertyListError) -> PropertyListValue {
         guard end > 0 else { throw error(.truncated, "the input is empty") }
         // CF reads a document of only whitespace and comments as an empty dictionary.
-        guard try skipSpace() else { return .dictionary(PropertyListDictionary()) }
-        var state = State.value
-        if isStringStart(text[pos]) {
-            let mark = pos
-            let first = try parseString()
-            guard try skipSpace() else { return first }
-            // A string followed by more text is a .strings file: a dictionary without braces.
-            pos = mark
-            objectCount = 0
-            decodedSize = 0
-            try push(.stringsFile)
-            state = .key
+        guard skipSpace() else { return .dictionary(PropertyListDictionary()) }
+        let begin = 0
+        guard let root = run(.value(required: true, depth: 0)) else {
+            throw limitError ?? lastError ?? error(.malformed, "not a property list")
         }
-        return try run(state)
+        guard skipSpace() else { return root }
+        // More follows: a string was the first key of a .strings file; anything else is junk.
+        switch root {
+        case .string, .invalidUTF16String: break
+        default: throw error(.malformed, "unexpected \(describeCharacter(at: pos)) after the root value")
+        }
+        pos = begin
+        objectCount = 0
+        decodedSize = 0
+        firstError = nil
+        stack.append(OpenTextCollection(kind: .stringsFile, start: pos))
+        guard let file = run(.value(required: false, depth: 0), resumingStringsFile: true) else {
+            throw limitError ?? lastError ?? error(.malformed, "not a property list")
+        }
+        return file
     }
 
-    private mutating func run(_ initial: State) throws(PropertyListError) -> PropertyListValue {
-        var state = initial
+    /// Runs CF's parse from `initial` until the outermost frame returns; with
+    /// `resumingStringsFile`, from the entries of the strings file frame just pushed.
+    private mutating func run(_ initial: Step, resumingStringsFile: Bool = false) -> PropertyListValue? {
+        var step = initial
+        let base = resumingStringsFile ? stack.count - 1 : stack.count
+        if resumingStringsFile { step = dictionaryEntries(firstKey: true) }
         while true {
-            switch state {
-            case .value:
-                guard try skipSpace() else { throw endsInside("where a value should start") }
-                switch text[pos] {
-                case UInt8(ascii: "{"):
-                    try push(.dictionary)
-                    pos += 1
-                    state = .key
-                case UInt8(ascii: "("):
-                    try push(.array)
-                    pos += 1
-                    state = .element
-                default:
-                    state = .complete(try parseScalar())
-                }
-
-            case .key:
-                let found = try skipSpace()
-                let top = stack.count - 1
-                if found, isStringStart(text[pos]) {
-                    let keyStart = pos
-                    let key = try parseString()
-                    guard try skipSpace() else { throw endsInside("after a key; expected '=' or ';'") }
-                    switch text[pos] {
-                    case UInt8(ascii: ";"):
-                        // `key;` is short for `key = key;`, as .strings files use it.
-                        pos += 1
-                        try countObject()
-                        stack[top].appendKey(key, at: keyStart)
-                        stack[top].values.append(key)
-                    case UInt8(ascii: "="):
-                        pos += 1
-                        stack[top].appendKey(key, at: keyStart)
-                        state = .value
-                    default:
-                        throw error(.malformed, "expected '=' or ';' after the key, found \(describeCharacter(at: pos))")
-                    }
-                } else if stack[top].kind == .stringsFile {
-                    if found { throw error(.malformed, "expected a key, found \(describeCharacter(at: pos))") }
-                    state = .complete(pop())
-                } else {
-                    guard found else { throw endsInside("; expected '}'") }
-                    guard text[pos] == UInt8(ascii: "}") else {
-                        throw error(.malformed, "expected a key or '}', found \(describeCharacter(at: pos))")
-                    }
-                    pos += 1
-                    state = .complete(pop())
-                }
-
-            case .element:
-                guard try skipSpace() else { throw endsInside("; expected ')'") }
-                let c = text[pos]
-                if c == UInt8(ascii: ")") {
-                    pos += 1
-                    state = .complete(pop())
-                } else if isValueStart(c) {
-                    state = .value
-                } else {
-                    throw error(.malformed, "expected a value or ')', found \(describeCharacter(at: pos))")
-                }
-
-            case .complete(let value):
-                guard !stack.isEmpty else {
-                    if try skipSpace() {
-                        throw error(.malformed, "unexpected \(describeCharacter(at: pos)) after the root value")
-                    }
-                    return value
-                }
-                let top = stack.count - 1
-                if stack[top].kind == .array {
-                    stack[top].values.append(value)
-                    guard try skipSpace() else { throw endsInside("; expected ',' or ')'") }
-                    switch text[pos] {
-                    case UInt8(ascii: ","):
-                        pos += 1
-                        state = .element
-                    case UInt8(ascii: ")"):
-                        pos += 1
-                        state = .complete(pop())
-                    default:
-                        throw error(.malformed, "expected ',' or ')' after an array element, found \(describeCharacter(at: pos))")
-                    }
-                } else {
-                    stack[top].values.append(value)
-                    guard try skipSpace() else { throw endsInside("; expected ';' after the value") }
-                    guard text[pos] == UInt8(ascii: ";") else {
-                        throw error(.malformed, "expected ';' after the value, found \(describeCharacter(at: pos))")
-                    }
-                    pos += 1
-                    state = .key
-                }
+            switch step {
+            case .value(let required, let depth):
+                startedCollection = false
+                let scalar = startValue(required: required, depth: depth)
+                step = startedCollection ? continueCollection() : .returned(scalar)
+            case .returned(let value):
+                if limitError != nil { return nil }
+                if stack.count == base { return value }
+                step = childReturned(value)
             }
         }
     }
 
+    /// Set by `startValue` when it opened a collection rather than reading a scalar.
+    private var startedCollection = false
+
+    /// CF's `parsePlistObject` up to the point where a collection's content begins: a scalar is
+    /// read whole; a collection is opened (its frame pushed, `startedCollection` set).
+    private mutating func startValue(required: Bool, depth: Int) -> PropertyListValue? {
+        guard depth <= options.maximumDepth else {
+            lastError = error(.limitExceeded, "nesting deeper than \(options.maximumDepth)")
+            return nil
+        }
+        guard skipSpace() else {
+            if required { lastError = endsInside("where a value should start") }
+            return nil
+        }
+        let c = text[pos]
+        switch c {
+        case UInt8(ascii: "{"):
+            pos += 1
+            guard countObject() else { return nil }
+            stack.append(OpenTextCollection(kind: .dictionary, start: pos - 1))
+            stack[stack.count - 1].depth = depth
+            startedCollection = true
+            return nil
+        case UInt8(ascii: "("):
+            pos += 1
+            guard countObject() else { return nil }
+            stack.append(OpenTextCollection(kind: .array, start: pos - 1))
+            stack[stack.count - 1].depth = depth
+            startedCollection = true
+            return nil
+        case UInt8(ascii: "<"):
+            pos += 1
+            return parseData()
+        case UInt8(ascii: "\""), UInt8(ascii: "'"):
+            pos += 1
+            return parseQuoted(quote: c)
+        default:
+            if isUnquoted(c) { return parseUnquoted() }
+            if required { lastError = error(.malformed, "unexpected \(describeCharacter(at: pos)) where a value should start") }
+            return nil
+        }
+    }
+
+    /// The first step inside a collection just opened.
+    private mutating func continueCollection() -> Step {
+        let top = stack.count - 1
+        if stack[top].kind == .array {
+            return .value(required: false, depth: stack[top].depth + 1)
+        }
+        return dictionaryEntries(firstKey: true)
+    }
+
+    /// What the innermost frame does with the value just read (nil: failed or absent).
+    private mutating func childReturned(_ value: PropertyListValue?) -> Step {
+        let top = stack.count - 1
+        if stack[top].kind == .array {
+            // CF's parsePlistArray: an element, then `,` and another, or the end.
+            if let value {
+                stack[top].values.append(value)
+                guard skipSpace() else {
+                    lastError = endsInside("; expected ',' or ')'")
+                    return finishFailed()
+                }
+                if text[pos] == UInt8(ascii: ",") {
+                    pos += 1
+                    return .value(required: false, depth: stack[top].depth + 1)
+                }
+            }
+            guard skipSpace(), text[pos] == UInt8(ascii: ")") else {
+                lastError = pos < end ? error(.malformed, "expected ')' to end the array, found \(describeCharacter(at: pos))")
+                    : endsInside("; expected ')'")
+                return finishFailed()
+            }
+            pos += 1
+            return .returned(pop())
+        }
+        // A dictionary's value (after `=`): required.
+        guard let value else { return finishFailed() }
+        stack[top].values.append(value)
+        return afterEntry()
+    }
+
+    /// After a dictionary entry: `;`, then the next key.
+    private mutating func afterEntry() -> Step {
+        guard skipSpace(), text[pos] == UInt8(ascii: ";") else {
+            lastError = pos < end ? error(.malformed, "expected ';' after the value, found \(describeCharacter(at: pos))")
+                : endsInside("; expected ';' after the value")
+            return finishFailed()
+        }
+        pos += 1
+        return dictionaryEntries(firstKey: false)
+    }
+
+    /// CF's parsePlistDictContent from the reading of a key: entries until no key can be read,
+    /// then the closing brace (none for a strings file).
+    private mutating func dictionaryEntries(firstKey: Bool) -> Step {
+        let top = stack.count - 1
+        while true {
+            _ = skipSpace()
+            let keyStart = pos
+            guard let key = parseKey() else { break }
+            guard skipSpace() else {
+                lastError = endsInside("after a key; expected '=' or ';'")
+                return finishFailed()
+            }
+            switch text[pos] {
+            case UInt8(ascii: ";"):
+                // `key;` is short for `key = key;`, as .strings files use it.
+                guard countObject() else { return finishFailed() }
+                stack[top].appendKey(key, at: keyStart)
+                stack[top].values.append(key)
+                pos += 1
+                continue
+            case UInt8(ascii: "="):
+                pos += 1
+                stack[top].appendKey(key, at: keyStart)
+                return .value(required: true, depth: stack[top].depth + 1)
+            default:
+                lastError = error(.malformed, "expected '=' or ';' after the key, found \(describeCharacter(at: pos))")
+                return finishFailed()
+            }
+        }
+        if stack[top].kind == .stringsFile { return .returned(pop()) }
+        guard skipSpace(), text[pos] == UInt8(ascii: "}") else {
+            lastError = pos < end ? error(.malformed, "expected '}' to end the dictionary, found \(describeCharacter(at: pos))")
+                : endsInside("; expected '}'")
+            return finishFailed()
+        }
+        pos += 1
+        return .returned(pop())
+    }
+
+    /// The innermost collection failed: it returns nothing to its parent.
+    private mutating func finishFailed() -> Step {
+        stack.removeLast()
+        return .returned(nil)
+    }
+
     // MARK: Whitespace and comments
 
-    /// Skips whitespace and comments. Returns whether anything follows them.
-    private mutating func skipSpace() throws(PropertyListError) -> Bool {
+    /// CF's advanceToNonSpace: whitespace (tab to carriage return, space, U+2028, U+2029) and
+    /// comments; an unterminated `/*` runs to the end. Returns whether anything follows.
+    mutating func skipSpace() -> Bool {
         while pos < end {
             switch text[pos] {
             case 0x09...0x0D, 0x20:
@@ -176,18 +328,11 @@ struct OpenStepParser: TextPropertyListParser {
                 guard pos + 1 < end else { return true }
                 if text[pos + 1] == UInt8(ascii: "/") {
                     pos += 2
-                    while pos < end, text[pos] != 0x0A, text[pos] != 0x0D, !isLineOrParagraphSeparator(at: pos) {
-                        pos += 1
-                    }
+                    while pos < end, text[pos] != 0x0A, text[pos] != 0x0D, !isLineOrParagraphSeparator(at: pos) { pos += 1 }
                 } else if text[pos + 1] == UInt8(ascii: "*") {
-                    let start = pos
                     pos += 2
-                    while true {
-                        guard pos + 1 < end else {
-                            // CF treats the rest of the file as comment; a lint must say so.
-                            throw error(.truncated, "unterminated /* comment", at: start)
-                        }
-                        if text[pos] == UInt8(ascii: "*"), text[pos + 1] == UInt8(ascii: "/") {
+                    while pos < end {
+                        if text[pos] == UInt8(ascii: "*"), pos + 1 < end, text[pos + 1] == UInt8(ascii: "/") {
                             pos += 2
                             break
                         }
@@ -211,160 +356,152 @@ struct OpenStepParser: TextPropertyListParser {
 
     // MARK: Scalars
 
+    /// CF's unquoted characters: ASCII letters and digits, and `_ $ / : . -`.
     @inline(__always)
     private func isUnquoted(_ c: UInt8) -> Bool {
         switch c {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        case UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"):
-            return true
-        case 0x80...:
-            // Non-ASCII letters, as GNUstep and dd-plist accept (CF does not).
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"):
             return true
         default:
             return false
         }
     }
 
-    @inline(__always)
-    private func isStringStart(_ c: UInt8) -> Bool {
-        c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") || isUnquoted(c)
-    }
-
-    @inline(__always)
-    private func isValueStart(_ c: UInt8) -> Bool {
-        c == UInt8(ascii: "{") || c == UInt8(ascii: "(") || c == UInt8(ascii: "<") || isStringStart(c)
-    }
-
-    private mutating func parseScalar() throws(PropertyListError) -> PropertyListValue {
+    /// CF's parsePlistString with no object required: a quoted or unquoted string, or nil.
+    private mutating func parseKey() -> PropertyListValue? {
+        guard skipSpace() else { return nil }
         let c = text[pos]
-        if c == UInt8(ascii: "<") { return try parseAngle() }
-        if isStringStart(c) { return try parseString() }
-        throw error(.malformed, "unexpected \(describeCharacter(at: pos))")
+        if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+            pos += 1
+            return parseQuoted(quote: c)
+        }
+        return isUnquoted(c) ? parseUnquoted() : nil
     }
 
-    private mutating func parseString() throws(PropertyListError) -> PropertyListValue {
-        let c = text[pos]
-        if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") { return try parseQuoted(quote: c) }
-        return try parseUnquoted()
+    private mutating func countObject() -> Bool {
+        objectCount += 1
+        guard objectCount <= options.maximumObjectCount else {
+            limitError = limitError ?? error(.limitExceeded, "more than \(options.maximumObjectCount) values")
+            return false
+        }
+        return true
     }
 
-    private mutating func parseUnquoted() throws(PropertyListError) -> PropertyListValue {
+    private mutating func countBytes(_ n: Int) -> Bool {
+        decodedSize += n
+        guard decodedSize <= options.maximumDecodedSize else {
+            limitError = limitError ?? error(.limitExceeded, "more than \(options.maximumDecodedSize) bytes of strings and data")
+            return false
+        }
+        return true
+    }
+
+    private mutating func parseUnquoted() -> PropertyListValue? {
         let start = pos
-        while pos < end, isUnquoted(text[pos]), !isLineOrParagraphSeparator(at: pos) { pos += 1 }
-        try countObject()
-        try countBytes(pos - start)
+        while pos < end, isUnquoted(text[pos]) { pos += 1 }
+        guard countObject(), countBytes(pos - start) else { return nil }
         return .string(String(decoding: UnsafeBufferPointer(rebasing: text[start..<pos]), as: UTF8.self))
     }
 
-    private mutating func parseQuoted(quote: UInt8) throws(PropertyListError) -> PropertyListValue {
-        let open = pos
-        pos += 1
+    /// CF's parseQuotedPlistString, from just after the opening quote. Unterminated, it fails
+    /// with the cursor back just after the quote, where CF leaves it.
+    private mutating func parseQuoted(quote: UInt8) -> PropertyListValue? {
         let start = pos
-        try countObject()
-        // Fast path: no escapes.
-        while pos < end {
-            let b = text[pos]
-            if b == quote || b == UInt8(ascii: "\\") || b == 0 { break }
-            pos += 1
-        }
-        guard pos < end else { throw error(.truncated, "unterminated quoted string", at: open) }
-        if text[pos] == quote {
+        while pos < end, text[pos] != quote, text[pos] != UInt8(ascii: "\\") { pos += 1 }
+        if pos < end, text[pos] == quote {
             let slice = UnsafeBufferPointer(rebasing: text[start..<pos])
             pos += 1
-            try countBytes(slice.count)
-            return .string(String(decoding: slice, as: UTF8.self))
+            guard countObject(), countBytes(slice.count) else { return nil }
+            return string(slice)
         }
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<pos]))
-        var hasLoneSurrogate = false
         while true {
-            guard pos < end else { throw error(.truncated, "unterminated quoted string", at: open) }
+            guard pos < end else {
+                pos = start
+                lastError = error(.truncated, "unterminated quoted string", at: start - 1)
+                return nil
+            }
             let b = text[pos]
             if b == quote {
                 pos += 1
                 break
             }
-            if b == 0 { throw error(.malformed, "NUL character in a quoted string") }
             if b != UInt8(ascii: "\\") {
                 let runStart = pos
-                while pos < end, text[pos] != quote, text[pos] != UInt8(ascii: "\\"), text[pos] != 0 { pos += 1 }
+                while pos < end, text[pos] != quote, text[pos] != UInt8(ascii: "\\") { pos += 1 }
                 scratch.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<pos]))
                 continue
             }
-            let escapeStart = pos
             pos += 1
-            guard pos < end else { throw error(.truncated, "unterminated quoted string", at: open) }
-            let e = text[pos]
-            pos += 1
-            switch e {
-            case UInt8(ascii: "a"): scratch.append(0x07)
-            case UInt8(ascii: "b"): scratch.append(0x08)
-            case UInt8(ascii: "f"): scratch.append(0x0C)
-            case UInt8(ascii: "n"): scratch.append(0x0A)
-            case UInt8(ascii: "r"): scratch.append(0x0D)
-            case UInt8(ascii: "t"): scratch.append(0x09)
-            case UInt8(ascii: "v"): scratch.append(0x0B)
-            case UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"), 0x0A, 0x0D:
-                // CF passes the character through; a backslash before a line break continues the string.
-                scratch.append(e)
-            case UInt8(ascii: "0")...UInt8(ascii: "7"):
-                // One to three octal digits of a NeXTSTEP-encoded byte, wrapping at 8 bits as CF does.
-                var byte = e &- UInt8(ascii: "0")
-                for _ in 0..<2 {
-                    guard pos < end, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(text[pos]) else { break }
-                    byte = byte &<< 3 &+ (text[pos] &- UInt8(ascii: "0"))
-                    pos += 1
-                }
-                TextDecoding.appendGeneralizedUTF8(Self.nextStepToUnicode(byte), to: &scratch)
-            case UInt8(ascii: "U"), UInt8(ascii: "u"):
-                // One to four hex digits of a UTF-16 code unit; two escapes may form a surrogate pair.
-                let unit = readHexUnit()
-                if (0xD800...0xDBFF).contains(unit), pos + 1 < end, text[pos] == UInt8(ascii: "\\"),
-                    text[pos + 1] == UInt8(ascii: "U") || text[pos + 1] == UInt8(ascii: "u")
-                {
-                    let mark = pos
-                    pos += 2
-                    let low = readHexUnit()
-                    if (0xDC00...0xDFFF).contains(low) {
-                        let scalar = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
-                        TextDecoding.appendGeneralizedUTF8(scalar, to: &scratch)
-                        continue
-                    }
-                    pos = mark
-                }
-                if (0xD800...0xDFFF).contains(unit) {
-                    if options.preservesInvalidUTF16 {
-                        hasLoneSurrogate = true
-                        TextDecoding.appendGeneralizedUTF8(UInt32(unit), to: &scratch)
-                    } else {
-                        // What Swift's String makes of CF's lone surrogate.
-                        TextDecoding.appendGeneralizedUTF8(0xFFFD, to: &scratch)
-                    }
-                } else {
-                    TextDecoding.appendGeneralizedUTF8(UInt32(unit), to: &scratch)
-                }
-            default:
-                throw error(.malformed, "unknown escape '\\\(describeEscaped(e))' in a quoted string", at: escapeStart)
+            guard pos < end else {
+                lastError = error(.truncated, "unterminated backslash sequence")
+                return nil
             }
+            guard slashed() else { return nil }
         }
-        try countBytes(scratch.count)
-        if hasLoneSurrogate {
-            return .invalidUTF16String(TextDecoding.utf16Units(ofGeneralizedUTF8: scratch))
-        }
-        return .string(String(decoding: scratch, as: UTF8.self))
+        guard countObject(), countBytes(scratch.count) else { return nil }
+        let bytes = scratch
+        return bytes.withUnsafeBufferPointer { string($0) }
     }
 
-    /// Up to four hex digits; none gives 0, as in CF.
-    private mutating func readHexUnit() -> UInt16 {
-        var value: UInt16 = 0
-        var digits = 0
-        while digits < 4, pos < end, let v = Self.hexValue(text[pos]) {
-            value = value << 4 | UInt16(v)
-            pos += 1
-            digits += 1
+    /// A string from generalized UTF-8: `.string` when its code units are valid UTF-16 (two `\U`
+    /// escapes may make a pair), else the code units, which CF keeps (`preservesInvalidUTF16`;
+    /// off, such a string is refused).
+    private mutating func string(_ bytes: UnsafeBufferPointer<UInt8>) -> PropertyListValue? {
+        if CoreFoundationText.isValidUTF8(bytes) { return .string(String(decoding: bytes, as: UTF8.self)) }
+        let units = TextDecoding.utf16Units(ofGeneralizedUTF8: Array(bytes))
+        if let valid = String(validating: units, as: UTF16.self) { return .string(valid) }
+        guard options.preservesInvalidUTF16 else {
+            limitError = limitError ?? error(.invalidValue, "a string holds a lone surrogate (kept when preservesInvalidUTF16 is on, the default)")
+            return nil
         }
-        return value
+        return .invalidUTF16String(units)
+    }
+
+    /// CF's getSlashedChar, from the character after the backslash, appended to `scratch`:
+    /// one to three octal digits (a NeXTSTEP byte, wrapping at 8 bits), `\U` and up to four hex
+    /// digits (a UTF-16 code unit), `\a \b \f \n \r \t \v \"` and a backslash before a newline,
+    /// and for any other character that character itself.
+    private mutating func slashed() -> Bool {
+        // The escaped character, which may be several bytes: taken whole.
+        let c = text[pos]
+        pos += 1
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "7"):
+            var byte = c &- UInt8(ascii: "0")
+            for _ in 0..<2 {
+                guard pos < end, (UInt8(ascii: "0")...UInt8(ascii: "7")).contains(text[pos]) else { break }
+                byte = byte &<< 3 &+ (text[pos] &- UInt8(ascii: "0"))
+                pos += 1
+            }
+            TextDecoding.appendGeneralizedUTF8(CoreFoundationText.nextStepToUnicode(byte), to: &scratch)
+        case UInt8(ascii: "U"):
+            var value: UInt32 = 0
+            var digits = 0
+            while digits < 4, pos < end, let v = Self.hexValue(text[pos]) {
+                value = value << 4 | UInt32(v)
+                pos += 1
+                digits += 1
+            }
+            TextDecoding.appendGeneralizedUTF8(value, to: &scratch)
+        case UInt8(ascii: "a"): scratch.append(0x07)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"), 0x0A: scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "v"): scratch.append(0x0B)
+        default:
+            // The character itself (a `\'`, `\\`, `\u` or `\q` alike), with its continuation bytes.
+            scratch.append(c)
+            while pos < end, text[pos] & 0xC0 == 0x80, c >= 0xC0 {
+                scratch.append(text[pos])
+                pos += 1
+            }
+        }
+        return true
     }
 
     @inline(__always)
@@ -377,209 +514,40 @@ struct OpenStepParser: TextPropertyListParser {
         }
     }
 
-    // MARK: Data and GNUstep values
+    // MARK: Data
 
-    private mutating func parseAngle() throws(PropertyListError) -> PropertyListValue {
-        let open = pos
-        pos += 1
-        guard pos < end else { throw error(.truncated, "unterminated data: expected '>'", at: open) }
-        switch text[pos] {
-        case UInt8(ascii: "*"): return try parseGNUstepValue(open: open)
-        case UInt8(ascii: "["): return try parseBase64(open: open)
-        default: break
-        }
-        try countObject()
+    /// CF's parsePlistData, from just after `<`: pairs of hex digits, with spaces, tabs, line
+    /// breaks and U+2028/U+2029 between them, then `>`. On a bad character it fails with the
+    /// cursor on that character, where CF leaves it.
+    private mutating func parseData() -> PropertyListValue? {
+        let open = pos - 1
         var bytes: [UInt8] = []
-        while true {
-            guard pos < end else { throw error(.truncated, "unterminated data: expected '>'", at: open) }
+        while pos < end {
             let c = text[pos]
-            if c == UInt8(ascii: ">") {
-                pos += 1
-                break
-            }
+            if c == UInt8(ascii: ">") { break }
             if let high = Self.hexValue(c) {
-                guard pos + 1 < end, let low = Self.hexValue(text[pos + 1]) else {
-                    throw error(.malformed, "odd number of hex digits in data", at: pos)
+                pos += 1
+                guard pos < end, let low = Self.hexValue(text[pos]) else {
+                    lastError = error(.malformed, "odd number of hex digits in data")
+                    return nil
                 }
                 bytes.append(high << 4 | low)
-                pos += 2
-            } else if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D {
+                pos += 1
+            } else if c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D {
                 pos += 1
             } else if isLineOrParagraphSeparator(at: pos) {
                 pos += 3
             } else {
-                throw error(.malformed, "unexpected \(describeCharacter(at: pos)) in data")
+                lastError = error(.malformed, "unexpected \(describeCharacter(at: pos)) in data")
+                return nil
             }
         }
-        try countBytes(bytes.count)
+        guard pos < end else {
+            lastError = error(.truncated, "unterminated data: expected '>'", at: open)
+            return nil
+        }
+        pos += 1
+        guard countObject(), countBytes(bytes.count) else { return nil }
         return .data(Data(bytes))
-    }
-
-    /// GNUstep's `<*I…>`, `<*R…>`, `<*B…>` and `<*D…>`.
-    private mutating func parseGNUstepValue(open: Int) throws(PropertyListError) -> PropertyListValue {
-        pos += 1
-        guard pos < end else { throw error(.truncated, "unterminated GNUstep value: expected '>'", at: open) }
-        let type = text[pos]
-        pos += 1
-        let bodyStart = pos
-        while pos < end, text[pos] != UInt8(ascii: ">") { pos += 1 }
-        guard pos < end else { throw error(.truncated, "unterminated GNUstep value: expected '>'", at: open) }
-        let body = UnsafeBufferPointer(rebasing: text[bodyStart..<pos])
-        pos += 1
-        try countObject()
-        switch type {
-        case UInt8(ascii: "I"):
-            guard let value = Self.parseInteger(body) else {
-                throw error(.invalidValue, "invalid GNUstep integer '\(String(decoding: body, as: UTF8.self))'", at: open)
-            }
-            return .integer(value)
-        case UInt8(ascii: "R"):
-            let string = String(decoding: body, as: UTF8.self)
-            guard !body.isEmpty, !body.contains(where: { $0 <= 0x20 }), let value = Double(string) else {
-                throw error(.invalidValue, "invalid GNUstep real '\(string)'", at: open)
-            }
-            return .real(value)
-        case UInt8(ascii: "B"):
-            if body.count == 1, body[0] == UInt8(ascii: "Y") { return .bool(true) }
-            if body.count == 1, body[0] == UInt8(ascii: "N") { return .bool(false) }
-            throw error(.invalidValue, "invalid GNUstep boolean '\(String(decoding: body, as: UTF8.self))': expected Y or N", at: open)
-        case UInt8(ascii: "D"):
-            guard let date = Self.parseGNUstepDate(body) else {
-                throw error(
-                    .invalidValue, "invalid GNUstep date '\(String(decoding: body, as: UTF8.self))': expected YYYY-MM-DD HH:MM:SS +ZZZZ",
-                    at: open)
-            }
-            return .date(date)
-        default:
-            throw error(.malformed, "unknown GNUstep value type \(describeCharacter(at: bodyStart - 1))", at: open)
-        }
-    }
-
-    /// GNUstep's base64 data, `<[…]>`.
-    private mutating func parseBase64(open: Int) throws(PropertyListError) -> PropertyListValue {
-        pos += 1
-        let bodyStart = pos
-        while pos < end, text[pos] != UInt8(ascii: "]") { pos += 1 }
-        guard pos + 1 < end, text[pos + 1] == UInt8(ascii: ">") else {
-            throw error(.truncated, "unterminated base64 data: expected ']>'", at: open)
-        }
-        let body = UnsafeBufferPointer(rebasing: text[bodyStart..<pos])
-        pos += 2
-        try countObject()
-        guard let bytes = Self.decodeBase64(body) else { throw error(.invalidValue, "invalid base64 data", at: open) }
-        try countBytes(bytes.count)
-        return .data(Data(bytes))
-    }
-
-    static func parseInteger(_ body: UnsafeBufferPointer<UInt8>) -> PropertyListInteger? {
-        var i = 0
-        var negative = false
-        if i < body.count, body[i] == UInt8(ascii: "-") || body[i] == UInt8(ascii: "+") {
-            negative = body[i] == UInt8(ascii: "-")
-            i += 1
-        }
-        guard i < body.count else { return nil }
-        var value: Int128 = 0
-        while i < body.count {
-            let d = body[i] &- UInt8(ascii: "0")
-            guard d < 10 else { return nil }
-            let (m, o1) = value.multipliedReportingOverflow(by: 10)
-            let (s, o2) = negative ? m.subtractingReportingOverflow(Int128(d)) : m.addingReportingOverflow(Int128(d))
-            guard !o1, !o2 else { return nil }
-            value = s
-            i += 1
-        }
-        return PropertyListInteger(value)
-    }
-
-    /// `YYYY-MM-DD HH:MM:SS ±HHMM`, as GNUstep writes dates, in the proleptic Gregorian calendar.
-    static func parseGNUstepDate(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
-        var i = 0
-        func number(_ digits: Int) -> Int? {
-            guard i + digits <= b.count else { return nil }
-            var v = 0
-            for k in 0..<digits {
-                let d = b[i + k] &- UInt8(ascii: "0")
-                guard d < 10 else { return nil }
-                v = v * 10 + Int(d)
-            }
-            i += digits
-            return v
-        }
-        func expect(_ c: Character) -> Bool {
-            guard i < b.count, let ascii = c.asciiValue, b[i] == ascii else { return false }
-            i += 1
-            return true
-        }
-        guard let year = number(4), expect("-"), let month = number(2), expect("-"), let day = number(2), expect(" "),
-            let hour = number(2), expect(":"), let minute = number(2), expect(":"), let second = number(2), expect(" "),
-            i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")
-        else { return nil }
-        let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
-        i += 1
-        guard let zoneHours = number(2), let zoneMinutes = number(2), i == b.count else { return nil }
-        guard (1...12).contains(month), day >= 1, day <= GregorianDateTime.daysIn(month: month, year: year),
-            hour < 24, minute < 60, second < 60, zoneHours < 24, zoneMinutes < 60
-        else { return nil }
-        let days1970 = GregorianDateTime.daysSince1970(year: year, month: month, day: day)
-        let offset = sign * (zoneHours * 3600 + zoneMinutes * 60)
-        let seconds1970 = days1970 * 86_400 + hour * 3600 + minute * 60 + second - offset
-        return Date(timeIntervalSince1970: TimeInterval(seconds1970))
-    }
-
-    /// Standard base64, whitespace ignored, padding optional.
-    static func decodeBase64(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count / 4 * 3 + 3)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        var symbols = 0
-        var padding = 0
-        for c in b {
-            let v: UInt32
-            switch c {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): v = UInt32(c - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): v = UInt32(c - UInt8(ascii: "a")) + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = UInt32(c - UInt8(ascii: "0")) + 52
-            case UInt8(ascii: "+"): v = 62
-            case UInt8(ascii: "/"): v = 63
-            case UInt8(ascii: "="):
-                padding += 1
-                continue
-            case 0x20, 0x09, 0x0A, 0x0D: continue
-            default: return nil
-            }
-            guard padding == 0 else { return nil }  // nothing after padding
-            symbols += 1
-            accumulator = accumulator << 6 | v
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-                accumulator &= (1 << UInt32(bits)) - 1
-            }
-        }
-        guard symbols % 4 != 1, padding <= 2, padding == 0 || (symbols + padding) % 4 == 0 else { return nil }
-        return out
-    }
-
-    /// NeXTSTEP-encoded bytes 0x80…0xFD as Unicode (unicode.org's NEXTSTEP.TXT, which CF uses).
-    private static let nextStepHigh: [UInt16] = [
-        0x00A0, 0x00C0, 0x00C1, 0x00C2, 0x00C3, 0x00C4, 0x00C5, 0x00C7, 0x00C8, 0x00C9, 0x00CA, 0x00CB, 0x00CC, 0x00CD, 0x00CE, 0x00CF,
-        0x00D0, 0x00D1, 0x00D2, 0x00D3, 0x00D4, 0x00D5, 0x00D6, 0x00D9, 0x00DA, 0x00DB, 0x00DC, 0x00DD, 0x00DE, 0x00B5, 0x00D7, 0x00F7,
-        0x00A9, 0x00A1, 0x00A2, 0x00A3, 0x2044, 0x00A5, 0x0192, 0x00A7, 0x00A4, 0x2019, 0x201C, 0x00AB, 0x2039, 0x203A, 0xFB01, 0xFB02,
-        0x00AE, 0x2013, 0x2020, 0x2021, 0x00B7, 0x00A6, 0x00B6, 0x2022, 0x201A, 0x201E, 0x201D, 0x00BB, 0x2026, 0x2030, 0x00AC, 0x00BF,
-        0x00B9, 0x02CB, 0x00B4, 0x02C6, 0x02DC, 0x00AF, 0x02D8, 0x02D9, 0x00A8, 0x00B2, 0x02DA, 0x00B8, 0x00B3, 0x02DD, 0x02DB, 0x02C7,
-        0x2014, 0x00B1, 0x00BC, 0x00BD, 0x00BE, 0x00E0, 0x00E1, 0x00E2, 0x00E3, 0x00E4, 0x00E5, 0x00E7, 0x00E8, 0x00E9, 0x00EA, 0x00EB,
-        0x00EC, 0x00C6, 0x00ED, 0x00AA, 0x00EE, 0x00EF, 0x00F0, 0x00F1, 0x0141, 0x00D8, 0x0152, 0x00BA, 0x00F2, 0x00F3, 0x00F4, 0x00F5,
-        0x00F6, 0x00E6, 0x00F9, 0x00FA, 0x00FB, 0x0131, 0x00FC, 0x00FD, 0x0142, 0x00F8, 0x0153, 0x00DF, 0x00FE, 0x00FF,
-    ]
-
-    /// The character CF gives an octal escape: ASCII below 0x80, NeXTSTEP above, and U+0000 for
-    /// the two bytes NeXTSTEP leaves undefined (0xFE, 0xFF).
-    static func nextStepToUnicode(_ byte: UInt8) -> UInt32 {
-        if byte < 0x80 { return UInt32(byte) }
-        let i = Int(byte) - 0x80
-        return i < nextStepHigh.count ? UInt32(nextStepHigh[i]) : 0
     }
 }

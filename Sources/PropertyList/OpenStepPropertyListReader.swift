@@ -1,24 +1,20 @@
 import Foundation
 
-/// Reads OpenStep ("old-style" ASCII) property lists and `.strings` files.
+/// Reads OpenStep ("old-style" ASCII) property lists and `.strings` files exactly as Core
+/// Foundation's parser (CFOldStylePList.c) reads them.
 ///
-/// It reads what Apple's CFOldStylePList.c reads: `{ key = value; }` dictionaries (a `;` after
-/// every entry, and `key;` meaning `key = key;`), `( a, b, )` arrays, `<0fbd 12>` data, quoted
-/// and unquoted strings, `//` and `/* */` comments, and a top level of bare `key = value;`
-/// entries (a `.strings` file) or of only whitespace (an empty dictionary). Every value in
-/// Apple's dialect is a string. It also reads GNUstep's typed values (`<*I12>`, `<*R1.5>`,
-/// `<*BY>`, `<*BN>`, `<*D2020-01-01 12:00:00 +0000>`) and base64 data (`<[AAEC]>`).
+/// `{ key = value; }` dictionaries (`key;` meaning `key = key;`), `( a, b, )` arrays, `<0fbd 12>`
+/// data, quoted and unquoted strings (unquoted of ASCII only), `//` and `/* */` comments, and a
+/// top level of bare `key = value;` entries (a `.strings` file) or of only whitespace (an empty
+/// dictionary). Every value is a string, as in Apple's dialect; GNUstep's typed values
+/// (`<*I12>`) and base64 data (`<[AAEC]>`) are refused, as CF refuses them.
 ///
-/// Text may be UTF-8, UTF-16 or UTF-32, with or without a byte-order mark. Octal escapes name
-/// NeXTSTEP bytes, as in CF. A `\U` escape naming a lone UTF-16 surrogate becomes U+FFFD, which
-/// is what Swift's String makes of CF's result, unless `options.preservesInvalidUTF16` keeps it
-/// as `.invalidUTF16String`.
-///
-/// Where Apple's parser quietly accepts damage, this reader refuses it, so that `lint` can
-/// report it: an unterminated `/*` comment, a backslash before a character that has no escape
-/// meaning, a NUL character in the text, and anything after the root value. It accepts two
-/// extensions found in files that GNUstep and other tools write: non-ASCII letters in unquoted
-/// strings, and `\u` as a spelling of `\U`.
+/// CF's quirks are CF's answers, and so this reader's (docs/parity.md): an unterminated `/*`
+/// ends the text, an escape with no meaning is its character, a strings file ignores what
+/// follows its last entry, an element that cannot be read ends an array quietly (`( <0)` is an
+/// empty array). Text may be UTF-8, UTF-16 or UTF-32, as CF detects it; octal escapes name
+/// NeXTSTEP bytes; a `\U` escape naming a lone UTF-16 surrogate is kept as the units it is
+/// (`.invalidUTF16String`), unless `options.preservesInvalidUTF16` is off.
 public struct OpenStepPropertyListReader: Sendable {
     /// Limits for untrusted input, and whether to keep lone surrogates from `\U` escapes.
     public var options: PropertyListReadOptions

@@ -13,19 +13,26 @@ import Foundation
 /// ```
 public struct PropertyListDocument: Sendable {
     public var value: PropertyListValue
+    /// The limits it was read with, which the layout writer reads the original with again.
+    let options: PropertyListReadOptions
     /// The format the document was read in.
     public let format: PropertyListFormat
     /// Whether its JSON spanned several lines.
     let jsonIsIndented: Bool
     /// Whether its JSON ended with a line break.
     let jsonEndsWithLineBreak: Bool
+    /// The bytes of a binary document, kept so that it is written back laid out as it was
+    /// (`BinaryPropertyListLayoutWriter`); nil for the other formats, whose bytes are let go.
+    let binaryOriginal: Data?
 
     /// Reads `data` in any format (`PropertyListReader.read(_:fileExtension:warnings:)`).
     ///
     /// - Throws: `PropertyListError` as the reader throws it.
     public init(data: Data, fileExtension: String? = nil, options: PropertyListReadOptions = .default,
                 warnings: inout [PropertyListWarning]) throws(PropertyListError) {
+        self.options = options
         (value, format) = try PropertyListReader(options: options).read(data, fileExtension: fileExtension, warnings: &warnings)
+        binaryOriginal = format == .binary ? data : nil
         guard format == .json else {
             (jsonIsIndented, jsonEndsWithLineBreak) = (false, false)
             return
@@ -37,14 +44,17 @@ public struct PropertyListDocument: Sendable {
         jsonEndsWithLineBreak = data.last == 0x0A
     }
 
-    /// The document written as `format`: binary, XML, or JSON in the look the document had
-    /// (compact, with no final line break, when it was not JSON), slashes unescaped.
+    /// The document written as `format`: binary (laid out over the original as CF writes back
+    /// what it read and edited, when the document was binary: what an edit left as it was stays
+    /// as it was), XML, or JSON in the look the document had (compact, with no final line break,
+    /// when it was not JSON), slashes unescaped.
     ///
     /// - Throws: `PropertyListError` when the writer refuses a value, or for OpenStep, which is
     ///   only read.
     public func data(as format: PropertyListFormat) throws(PropertyListError) -> Data {
         switch format {
         case .binary:
+            if let binaryOriginal { return BinaryPropertyListLayoutWriter(original: binaryOriginal, options: options).write(value) }
             return BinaryPropertyListWriter().write(value)
         case .xml:
             return try XMLPropertyListWriter().write(value)

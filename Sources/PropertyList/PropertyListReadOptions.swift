@@ -16,13 +16,15 @@ public struct PropertyListReadOptions: Sendable, Hashable {
     /// the two limits above for small files, so that a few hundred bytes cannot make a printer
     /// or converter write gigabytes. `.unlimited` leaves only those two.
     public var expansionLimit: PropertyListExpansionLimit = .default
-    /// Keep UTF-16 strings with lone surrogates as `.invalidUTF16String` instead of refusing them.
-    /// Off by default, as in CF and plistlib; forensic users turn it on to see the raw code units.
-    public var preservesInvalidUTF16: Bool = false
-    /// What the XML, OpenStep and JSON readers make of a key written twice in one dictionary:
-    /// by default the last value, as Apple's readers do. Either way, each is reported as a
-    /// `PropertyListWarning` by the `read(_:warnings:)` calls.
-    public var duplicateKeys: DuplicateKeyPolicy = .keepLast
+    /// Keep strings with lone surrogates (a binary UTF-16 string, an OpenStep `\U` escape, a JSON
+    /// `\u` escape) as `.invalidUTF16String`, the code units Core Foundation keeps. On by
+    /// default, as CF reads them; off, such a string is refused (plistlib's choice).
+    public var preservesInvalidUTF16: Bool = true
+    /// What the readers make of a key written twice in one dictionary (or a member twice in a
+    /// binary set): by default what Core Foundation keeps (see `DuplicateKeyPolicy`). In the
+    /// text formats each is also reported as a `PropertyListWarning` by the
+    /// `read(_:warnings:)` calls.
+    public var duplicateKeys: DuplicateKeyPolicy = .coreFoundation
 
     public init() {}
 

@@ -8,21 +8,23 @@ public struct PropertyListReader: Sendable {
         self.options = options
     }
 
-    /// Reads `data`, whose format is detected from its content, and for text from the name of
-    /// the file it came from.
+    /// Reads `data`, whose format is found as Core Foundation finds it, and for text from the
+    /// name of the file it came from.
     ///
-    /// Binary and XML are known by their first bytes. Text is JSON when it opens an array or an
-    /// object with a `"key":`, when the file's extension is `json` (a `.json` file is never read
-    /// as OpenStep, so its errors are JSON's), or when the whole document is a JSON scalar
-    /// (`true`, `42`, `null`, `"a\/b"`) or `{}`: OpenStep would read the scalars as strings, but
-    /// JSON is what writes them (`unarchive --to json` of a string, number or bool root), and an
-    /// empty object means the same in both. Other text is OpenStep.
+    /// CF tries, in turn, a binary property list (when the data starts with `bplist0`), XML,
+    /// and OpenStep, and the first that reads the data gives the value (CFPropertyList.c,
+    /// `_CFPropertyListCreateWithData`); so does this reader. JSON, which CF does not read, is
+    /// tried last, so that whatever CF reads is read as CF reads it (`42` is the OpenStep string
+    /// "42") and a JSON document CF refuses (`[1, 2]`, `{"a": 1}`) is still read. A file whose
+    /// extension is `json` is read as JSON (binary and XML still known by their first bytes),
+    /// so its errors are JSON's and what `unarchive --to json` wrote comes back as JSON.
     ///
     /// - Parameters:
     ///   - data: the whole document, in any of the four formats.
     ///   - fileExtension: the input file's extension (`json`, `plist`), or nil.
     /// - Returns: the root value and the format it was read from.
-    /// - Throws: `PropertyListError` saying what is wrong and where.
+    /// - Throws: `PropertyListError` saying what is wrong and where: the error of the format the
+    ///   data looks most like (see `PropertyListFormat.detect`).
     public func read(_ data: Data, fileExtension: String? = nil) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
         var ignored: [PropertyListWarning] = []
         return try read(data, fileExtension: fileExtension, warnings: &ignored)
@@ -30,35 +32,96 @@ public struct PropertyListReader: Sendable {
 
     /// `read(_:fileExtension:)`, adding what the reader accepted but a person should know (a
     /// key repeated in a dictionary) to `warnings`.
-    public func read(_ data: Data, fileExtension: String? = nil, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
+    ///
+    /// - Parameter preferringJSON: try JSON first when the text may be JSON, for input that is
+    ///   JSON by contract (what `unarchive --to json` writes, read back by `archive -`).
+    public func read(_ data: Data, fileExtension: String? = nil, preferringJSON: Bool = false,
+                     warnings: inout [PropertyListWarning]) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
         try options.checkInputSize(data.count)
-        let isJSONFile = fileExtension?.lowercased() == "json"
-        guard let detected = PropertyListFormat.detect(data) else {
-            if isJSONFile { return (try read(data, as: .json, warnings: &warnings), .json) }
-            throw PropertyListError(.unrecognizedFormat, data.isEmpty ? "empty input" : "not a property list", at: .byteOffset(0))
+        if fileExtension?.lowercased() == "json", let format = Self.jsonFileFormat(data) {
+            return (try read(data, as: format, warnings: &warnings), format)
         }
-        guard detected == .openStep else { return (try read(data, as: detected, warnings: &warnings), detected) }
-        if isJSONFile { return (try read(data, as: .json, warnings: &warnings), .json) }
-        if PropertyListFormat.mayBeJSON(data) {
+        if preferringJSON, PropertyListFormat.detect(data) == .json || PropertyListFormat.mayBeJSON(data) {
             var found: [PropertyListWarning] = []
             if let value = try? JSONPropertyListReader(options: options).read(data, warnings: &found) {
                 warnings += found
                 return (value, .json)
             }
         }
-        return (try read(data, as: .openStep, warnings: &warnings), .openStep)
+        return try readInCoreFoundationOrder(data, warnings: &warnings) { data throws(PropertyListError) in
+            try BinaryPropertyListReader(options: options).read(data)
+        }
     }
+
+    /// The format of a file named `.json`: binary or XML when its first bytes say so, else JSON.
+    private static func jsonFileFormat(_ data: Data) -> PropertyListFormat? {
+        switch PropertyListFormat.detect(data) {
+        case .binary: .binary
+        case .xml: .xml
+        default: .json
+        }
+    }
+
+    /// Tries the formats in CF's order, then JSON; `binary` reads a binary plist.
+    private func readInCoreFoundationOrder(_ data: Data, warnings: inout [PropertyListWarning],
+                                           binary: (Data) throws(PropertyListError) -> PropertyListValue) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
+        var failures: [(format: PropertyListFormat, error: PropertyListError)] = []
+        if data.starts(with: Self.binaryMagic) {
+            do throws(PropertyListError) {
+                return (try binary(data), .binary)
+            } catch {
+                failures.append((.binary, error))
+            }
+        }
+        var found: [PropertyListWarning] = []
+        do throws(PropertyListError) {
+            let value = try XMLPropertyListReader(options: options).read(data, warnings: &found)
+            warnings += found
+            return (value, .xml)
+        } catch {
+            if error != XMLPropertyListLexer.notXML { failures.append((.xml, error)) }
+        }
+        found = []
+        do throws(PropertyListError) {
+            let value = try OpenStepPropertyListReader(options: options).read(data, warnings: &found)
+            warnings += found
+            return (value, .openStep)
+        } catch {
+            failures.append((.openStep, error))
+        }
+        let detected = PropertyListFormat.detect(data)
+        if detected == .json || PropertyListFormat.mayBeJSON(data) {
+            found = []
+            do throws(PropertyListError) {
+                let value = try JSONPropertyListReader(options: options).read(data, warnings: &found)
+                warnings += found
+                return (value, .json)
+            } catch {
+                failures.append((.json, error))
+            }
+        }
+        // The error of the format the data looks like, else the first one met.
+        if data.isEmpty { throw PropertyListError(.unrecognizedFormat, "empty input", at: .byteOffset(0)) }
+        if let detected, let failure = failures.first(where: { $0.format == detected }) { throw failure.error }
+        if detected == nil { throw PropertyListError(.unrecognizedFormat, "not a property list", at: .byteOffset(0)) }
+        throw failures.first?.error ?? PropertyListError(.unrecognizedFormat, "not a property list", at: .byteOffset(0))
+    }
+
+    static let binaryMagic = Data("bplist".utf8)
 
     /// Checks `data` as `read(_:fileExtension:warnings:)` reads it, with the same errors,
     /// warnings and limits, and returns only the format: a binary property list is checked
     /// without building its tree (see `BinaryPropertyListReader.validate(_:)`).
     public func validate(_ data: Data, fileExtension: String? = nil, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListFormat {
         try options.checkInputSize(data.count)
-        if PropertyListFormat.detect(data) == .binary {
-            try BinaryPropertyListReader(options: options).validate(data)
-            return .binary
+        if fileExtension?.lowercased() == "json", let format = Self.jsonFileFormat(data) {
+            try validate(data, as: format, warnings: &warnings)
+            return format
         }
-        return try read(data, fileExtension: fileExtension, warnings: &warnings).format
+        return try readInCoreFoundationOrder(data, warnings: &warnings) { data throws(PropertyListError) in
+            try BinaryPropertyListReader(options: options).validate(data)
+            return .null
+        }.format
     }
 
     /// Checks `data` as the given format, as `read(_:as:warnings:)` reads it.
@@ -78,8 +141,9 @@ public struct PropertyListReader: Sendable {
     /// - Returns: the value, nil when the path names nothing, and the format detected.
     public func read(_ data: Data, at keyPath: PropertyListKeyPath, fileExtension: String? = nil) throws(PropertyListError) -> (value: PropertyListValue?, format: PropertyListFormat) {
         try options.checkInputSize(data.count)
-        if PropertyListFormat.detect(data) == .binary {
-            return (try BinaryPropertyListReader(options: options).read(data, at: keyPath), .binary)
+        if fileExtension?.lowercased() != "json", data.starts(with: Self.binaryMagic),
+           let found = try? BinaryPropertyListReader(options: options).read(data, at: keyPath) {
+            return (found, .binary)
         }
         let (value, format) = try read(data, fileExtension: fileExtension)
         return (value.value(at: keyPath), format)

@@ -42,6 +42,8 @@ struct OpenTextCollection<Kind: TextCollectionKind> {
     var values: [PropertyListValue] = []
     /// Where each key starts, for the warning about a repeated one.
     var keyOffsets: [Int] = []
+    /// How deep it is, as the OpenStep parser counts depth (the root at 0).
+    var depth = 0
 
     /// Adds a dictionary key read at `offset`.
     mutating func appendKey(_ key: PropertyListValue, at offset: Int) {
@@ -100,7 +102,7 @@ extension TextPropertyListParser {
                                                   policy: options.duplicateKeys))
         }
         switch options.duplicateKeys {
-        case .keepLast: return .dictionary(DuplicateKeys.keepingLast(keys: frame.keys, values: frame.values, repeats: repeats))
+        case .coreFoundation, .keepLast: return .dictionary(DuplicateKeys.keepingLast(keys: frame.keys, values: frame.values, repeats: repeats))
         case .keepAll: return .dictionary(PropertyListDictionary(keys: frame.keys, values: frame.values))
         }
     }

@@ -1,20 +1,22 @@
 internal import CLibXML2
 import Foundation
 
-/// Reads XML property lists with libxml2's streaming (SAX2) parser.
+/// Reads XML property lists as Core Foundation's parser reads them: libxml2 parses the
+/// elements, and `XMLPropertyListLexer` applies CF's byte-level rules around it.
 ///
-/// No DTD is loaded and nothing is fetched from the network. Every `<!ENTITY` declaration is
-/// refused, so only the five predefined entities and character references expand: external
-/// entities (XXE) and entity bombs are impossible. Apple's DOCTYPE line is accepted.
+/// CF's parser is not an XML parser (CFPropertyList.c): it picks the text's encoding its own
+/// way, skips anything before the first element and ignores anything after it, never reads an
+/// attribute, and reads scalar text as bytes. The lexer does all of that, reads every scalar's
+/// value by CF's rules, and hands libxml2 the document's elements alone, which libxml2 parses
+/// (nesting and end tags) with its SAX events building the tree. No DTD, entity declaration or
+/// network access ever reaches libxml2: a DOCTYPE with an internal subset is refused, as CF
+/// refuses it, and only the five predefined entities and character references are read.
 public struct XMLPropertyListReader: Sendable {
     public var options: PropertyListReadOptions
 
     public init(options: PropertyListReadOptions = .default) {
         self.options = options
     }
-
-    /// Bytes handed to libxml2 per push; small enough that it never holds a second copy of a big file.
-    static let chunkSize = 1 << 16
 
     /// libxml2 wants one initialization before any thread parses.
     private static let libxml2Ready: Void = xmlInitParser()
@@ -32,122 +34,186 @@ public struct XMLPropertyListReader: Sendable {
     /// (resolved as `options.duplicateKeys` says) to `warnings`.
     public func read(_ data: Data, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
         try options.checkInputSize(data.count)
-        // libxml2 2.9 mishandles UTF-32, so such documents are transcoded to UTF-8 here and
-        // their encoding declaration is ignored. UTF-8 and UTF-16 go to libxml2 as they are.
-        let (encoding, _) = TextDecoding.sniff([UInt8](data.prefix(4)))
-        if encoding == .utf32BE || encoding == .utf32LE {
-            guard let (text, _) = TextDecoding.decode(data) else {
-                throw PropertyListError(.malformed, "the document is not valid UTF-32", at: .byteOffset(0))
+        let result: Result<(PropertyListValue, [PropertyListWarning]), PropertyListError> = data.withUnsafeBytes { raw in
+            do throws(PropertyListError) {
+                return .success(try Self.withText(raw) { text throws(PropertyListError) in try parse(text) })
+            } catch {
+                return .failure(error)
             }
-            return try parse(Data(text.utf8), ignoringEncodingDeclaration: true, warnings: &warnings)
         }
-        return try parse(data, ignoringEncodingDeclaration: false, warnings: &warnings)
+        let (value, found) = try result.get()
+        warnings += found
+        return value
     }
 
-    private func parse(_ data: Data, ignoringEncodingDeclaration: Bool, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
+    /// Calls `body` with the document as UTF-8, as CF converts it before its XML parser reads
+    /// it (see `CoreFoundationText`).
+    static func withText<R>(_ raw: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) throws(PropertyListError) -> R) throws(PropertyListError) -> R {
+        let encoding: CoreFoundationText.Encoding
+        do throws(CoreFoundationText.Failure) {
+            encoding = try CoreFoundationText.encoding(of: raw)
+        } catch {
+            throw Self.encodingError(error)
+        }
+        let converted: [UInt8]
+        switch encoding {
+        case .utf8(let skip):
+            return try body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[skip...]))
+        case .utf16BE(let skip), .utf16LE(let skip), .utf32BE(let skip), .utf32LE(let skip):
+            let utf32: Bool, bigEndian: Bool
+            switch encoding {
+            case .utf16BE: (utf32, bigEndian) = (false, true)
+            case .utf16LE: (utf32, bigEndian) = (false, false)
+            case .utf32BE: (utf32, bigEndian) = (true, true)
+            default: (utf32, bigEndian) = (true, false)
+            }
+            let rest = UnsafeRawBufferPointer(rebasing: raw[min(skip, raw.count)...])
+            // CF cannot make a string of a single byte of UTF-16, or of UTF-32 past U+10FFFF.
+            guard rest.count >= (utf32 ? 4 : 2), let units = CoreFoundationText.utf16Units(rest, utf32: utf32, bigEndian: bigEndian) else {
+                throw PropertyListError(.malformed, "the document is not valid \(utf32 ? "UTF-32" : "UTF-16")", at: .byteOffset(skip))
+            }
+            converted = CoreFoundationText.utf8(stoppingAtLoneSurrogate: units)
+        case .latin1:
+            converted = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: false)
+        case .nextStep:
+            converted = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: true)
+        case .macRoman:
+            converted = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: false, macRoman: true)
+        case .foundation(let encoding):
+            guard let string = String(bytes: raw, encoding: encoding) else {
+                throw PropertyListError(.malformed, "the document is not valid in the encoding it declares", at: .byteOffset(0))
+            }
+            let text = Array(string.utf8)
+            return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
+        case .declared(let name):
+            guard let text = Self.convert(raw, from: name) else {
+                throw PropertyListError(.malformed, "cannot read the document as \(name), the encoding it declares", at: .byteOffset(0))
+            }
+            converted = text
+        }
+        return try converted.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
+    }
+
+    static func encodingError(_ failure: CoreFoundationText.Failure) -> PropertyListError {
+        switch failure {
+        case .unknownEncoding(let name):
+            return PropertyListError(.malformed, name.isEmpty ? "the XML declaration names no encoding Core Foundation knows" : "unknown encoding \"\(name)\" in the XML declaration", at: .byteOffset(0))
+        case .invalidBytes:
+            return PropertyListError(.malformed, "the document's bytes are not valid in its encoding", at: .byteOffset(0))
+        }
+    }
+
+    /// The bytes converted to UTF-8 by libxml2's converter for a declared encoding.
+    static func convert(_ raw: UnsafeRawBufferPointer, from name: String) -> [UInt8]? {
+        _ = Self.libxml2Ready
+        // libxml2 reports a conversion error through its generic handler, on stderr: silenced,
+        // since the failure is the answer.
+        // (Its callback takes C varargs, which Swift cannot define; a function of the same
+        // shape that ignores them is called the same way.)
+        let silence = unsafeBitCast({ (_: UnsafeMutableRawPointer?, _: UnsafePointer<CChar>?) in }
+            as @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void, to: xmlGenericErrorFunc.self)
+        xmlSetGenericErrorFunc(nil, silence)
+        defer { xmlSetGenericErrorFunc(nil, nil) }
+        guard let handler = xmlFindCharEncodingHandler(name) else { return nil }
+        defer { xmlCharEncCloseFunc(handler) }
+        guard let input = xmlBufferCreateSize(raw.count + 1), let output = xmlBufferCreateSize(raw.count * 2 + 16) else { return nil }
+        defer {
+            xmlBufferFree(input)
+            xmlBufferFree(output)
+        }
+        guard raw.isEmpty || xmlBufferAdd(input, raw.baseAddress!.assumingMemoryBound(to: xmlChar.self), Int32(raw.count)) == 0 else { return nil }
+        // Converts the whole input; a byte the encoding cannot read fails it.
+        let written = xmlCharEncInFunc(handler, output, input)
+        guard written >= 0, xmlBufferLength(input) == 0, let content = xmlBufferContent(output) else { return nil }
+        return Array(UnsafeBufferPointer(start: content, count: Int(xmlBufferLength(output))))
+    }
+
+    /// Lexes the text by CF's rules and parses its elements with libxml2, a piece at a time:
+    /// the lexer reads on until it has a piece of skeleton, libxml2 parses it, and its events
+    /// take the lexer's values, which are then dropped.
+    private func parse(_ text: UnsafeBufferPointer<UInt8>) throws(PropertyListError) -> (PropertyListValue, [PropertyListWarning]) {
+        let lexer = UnsafeMutablePointer<XMLPropertyListLexer>.allocate(capacity: 1)
+        lexer.initialize(to: XMLPropertyListLexer(text: text, options: options))
+        defer {
+            lexer.deinitialize(count: 1)
+            lexer.deallocate()
+        }
+        try lexer.pointee.lexPrologue()
         _ = Self.libxml2Ready
         let context = UnsafeMutablePointer<XMLPropertyListReaderContext>.allocate(capacity: 1)
-        context.initialize(to: XMLPropertyListReaderContext(options: options))
+        context.initialize(to: XMLPropertyListReaderContext(options: options, lexer: UnsafePointer(lexer)))
         defer {
             context.pointee.release()
             context.deinitialize(count: 1)
             context.deallocate()
         }
         var handler = Self.makeHandler()
-        // NONET: nothing from the network. No DTDLOAD, no NOENT: no DTD read, no entity substituted.
-        // HUGE lifts libxml2's own depth (256) and text (10 MB) caps; `options` sets ours instead.
-        // OLDSAX sends even `&amp;` and friends through `getEntity`, so the context sees them.
-        var parserOptions = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue | XML_PARSE_RECOVER.rawValue | XML_PARSE_OLDSAX.rawValue)
-        if ignoringEncodingDeclaration { parserOptions |= Int32(XML_PARSE_IGNORE_ENC.rawValue) }
-        let created: Bool = data.withUnsafeBytes { raw in
-            let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self)
-            let count = raw.count
-            let head = min(4, count)
-            // The first bytes let libxml2 detect the encoding (byte-order marks, UTF-16).
-            guard let parser = xmlCreatePushParserCtxt(&handler, context, base, Int32(head), nil) else {
-                return false
-            }
-            defer {
-                context.pointee.parser = nil
-                // Even in SAX mode, libxml2 builds a document of its own to record an entity
-                // declaration ("SAX compatibility mode"), and only the caller frees it.
-                if let document = parser.pointee.myDoc {
-                    parser.pointee.myDoc = nil
-                    xmlFreeDoc(document)
-                }
-                xmlFreeParserCtxt(parser)
-            }
-            context.pointee.parser = parser
-            // RECOVER only so that the faults CF tolerates can be read through; the error
-            // handler turns it off again at the first real error (see `libxmlError`).
-            xmlCtxtUseOptions(parser, parserOptions)
-            // Errors raised outside the parser proper (encoding conversion) reach this
-            // thread's structured handler rather than the context's.
-            xmlSetStructuredErrorFunc(context, handler.serror)
-            defer { xmlSetStructuredErrorFunc(nil, nil) }
-            var offset = head
-            while offset < count, !context.pointee.failed {
-                let length = min(Self.chunkSize, count - offset)
-                _ = xmlParseChunk(parser, base.map { $0 + offset }, Int32(length), 0)
-                offset += length
-            }
-            if !context.pointee.failed {
-                _ = xmlParseChunk(parser, nil, 0, 1)
-            }
-            if !context.pointee.failed, parser.pointee.wellFormed == 0, context.pointee.toleratedFaults == 0 {
-                context.pointee.fail(.malformed, "not well-formed XML", includingCurrent: false)
-            }
-            return true
-        }
-        guard created else {
+        // NONET: nothing from the network; HUGE lifts libxml2's own depth cap (256), which the
+        // lexer's `maximumDepth` replaces. The skeleton holds no DTD, entity or text.
+        let parserOptions = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_HUGE.rawValue)
+        guard let parser = xmlCreatePushParserCtxt(&handler, context, nil, 0, nil) else {
             throw PropertyListError(.malformed, "libxml2 could not create a parser")
         }
-        if let error = context.pointee.error { throw error }
-        warnings += context.pointee.warnings
-        guard context.pointee.stack.count == 1, let root = context.pointee.stack.popLast() else {
-            throw PropertyListError(.malformed, data.isEmpty ? "empty document" : "no property list value in the document", at: .lineColumn(line: 1, column: 1))
+        defer {
+            context.pointee.parser = nil
+            if let document = parser.pointee.myDoc {
+                parser.pointee.myDoc = nil
+                xmlFreeDoc(document)
+            }
+            xmlFreeParserCtxt(parser)
         }
-        return root
+        context.pointee.parser = parser
+        xmlCtxtUseOptions(parser, parserOptions)
+        xmlSetStructuredErrorFunc(context, handler.serror)
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
+        func push(last: Bool) {
+            lexer.pointee.skeleton.withUnsafeBufferPointer { skeleton in
+                skeleton.withMemoryRebound(to: CChar.self) { chars in
+                    _ = xmlParseChunk(parser, chars.baseAddress, Int32(chars.count), last ? 1 : 0)
+                }
+            }
+            lexer.pointee.dropConsumed(scalars: context.pointee.nextScalar)
+            context.pointee.nextScalar = 0
+        }
+        while true {
+            let finished: Bool
+            do throws(PropertyListError) {
+                finished = try lexer.pointee.lexElements(skeletonLimit: XMLPropertyListLexer.pieceSize)
+            } catch {
+                // What comes before the lexer's error is parsed first: an error the nesting
+                // shows there comes first in the document.
+                push(last: false)
+                if let earlier = context.pointee.error { throw earlier }
+                throw error
+            }
+            push(last: finished)
+            if context.pointee.failed || finished { break }
+        }
+        if !context.pointee.failed, parser.pointee.wellFormed == 0 {
+            context.pointee.fail(.malformed, "not well-formed XML", includingCurrent: false)
+        }
+        if let error = context.pointee.error { throw error }
+        guard context.pointee.stack.count == 1, let root = context.pointee.stack.popLast() else {
+            throw PropertyListError(.malformed, "no property list value in the document", at: .lineColumn(line: 1, column: 1))
+        }
+        return (root, context.pointee.warnings)
     }
 
     /// The SAX2 callbacks. Each only forwards to the context found in `userData`.
     private static func makeHandler() -> xmlSAXHandler {
         var handler = xmlSAXHandler()
         handler.initialized = XML_SAX2_MAGIC
-        handler.startElementNs = { userData, localName, prefix, _, _, _, _, _, _ in
+        handler.startElementNs = { userData, localName, _, _, _, _, _, _, _ in
             guard let userData, let localName else { return }
-            userData.assumingMemoryBound(to: XMLPropertyListReaderContext.self).pointee
-                .startElement(localName, prefix: prefix)
+            userData.assumingMemoryBound(to: XMLPropertyListReaderContext.self).pointee.startElement(localName)
         }
         handler.endElementNs = { userData, _, _, _ in
             guard let userData else { return }
             userData.assumingMemoryBound(to: XMLPropertyListReaderContext.self).pointee.endElement()
         }
-        let characters: charactersSAXFunc = { userData, bytes, count in
-            guard let userData, let bytes, count > 0 else { return }
-            userData.assumingMemoryBound(to: XMLPropertyListReaderContext.self).pointee
-                .characters(UnsafeBufferPointer(start: bytes, count: Int(count)))
-        }
-        handler.characters = characters
-        handler.ignorableWhitespace = characters
-        // CDATA is character data like any other (libxml2 falls back to `characters`).
-        handler.cdataBlock = nil
-        handler.entityDecl = { userData, name, _, _, _, _ in
-            guard let userData else { return }
-            userData.assumingMemoryBound(to: XMLPropertyListReaderContext.self).pointee.entityDeclaration(name)
-        }
-        handler.unparsedEntityDecl = { userData, name, _, _, _ in
-            guard let userData else { return }
-            userData.assumingMemoryBound(to: XMLPropertyListReaderContext.self).pointee.entityDeclaration(name)
-        }
-        // Only the predefined entities exist; nothing declared can be looked up.
-        handler.getEntity = { userData, name in
-            guard let name, let entity = xmlGetPredefinedEntity(name) else { return nil }
-            userData?.assumingMemoryBound(to: XMLPropertyListReaderContext.self).pointee.willExpandPredefinedEntity()
-            return entity
-        }
+        // The skeleton has no text, no entity and no DTD; nothing else is ever resolved.
+        handler.getEntity = { _, _ in nil }
         handler.getParameterEntity = { _, _ in nil }
-        // No external subset, DTD or entity is ever resolved or loaded.
         handler.externalSubset = nil
         handler.resolveEntity = nil
         handler.serror = { userData, error in
@@ -157,3 +223,4 @@ public struct XMLPropertyListReader: Sendable {
         return handler
     }
 }
+

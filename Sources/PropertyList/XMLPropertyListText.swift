@@ -182,6 +182,9 @@ enum XMLPropertyListText {
         let lines: [Range<Int>]
         let text: [UInt8]
 
+        /// Whether two names are the same string (a key written twice).
+        let hasRepeats: Bool
+
         init(names: [String]) {
             self.names = names
             // CF sorts keys with CFStringCompare, which orders UTF-16 code units.
@@ -189,6 +192,7 @@ enum XMLPropertyListText {
                 let c = XMLPropertyListText.compareUTF16(names[a], names[b])
                 return c != 0 ? c < 0 : a < b
             }
+            hasRepeats = zip(order, order.dropFirst()).contains { XMLPropertyListText.compareUTF16(names[$0], names[$1]) == 0 }
             var buffer = OutputBuffer(capacity: 64)
             var lines: [Range<Int>] = []
             for i in order {

@@ -89,8 +89,10 @@ enum RoundTripInputs {
         }
         tally.accepted += 1
         do {
-            // `archive` detects the format from the bytes alone, as it does on standard input.
-            let (read, detected) = try PropertyListReader().read(bytes)
+            // `archive` detects the format from the bytes alone, as it does on standard input,
+            // JSON first (a payload is JSON by contract).
+            var ignored: [PropertyListWarning] = []
+            let (read, detected) = try PropertyListReader().read(bytes, preferringJSON: true, warnings: &ignored)
             guard detected == format else {
                 tally.unequal.append("\(input.name): unarchive's \(format) output reads as \(detected)")
                 return

@@ -50,12 +50,10 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         ("<string>&lt;&gt;&amp;&apos;&quot;</string>", "<>&'\""),
         ("<string>&#169;&#x1D562;</string>", "©𝕢"),
         ("<string><![CDATA[<raw & ready>]]></string>", "<raw & ready>"),
-        ("<string>a<!-- comment -->b</string>", "ab"),
         ("<string>Grüße 日本 😀</string>", "Grüße 日本 😀"),
         ("<integer>42</integer>", 42),
         ("<integer>-42</integer>", -42),
         ("<integer>+7</integer>", 7),
-        ("<integer> 12 </integer>", 12),
         ("<integer>- 5</integer>", -5),
         ("<integer>0x1F</integer>", 31),
         ("<integer>0XfF</integer>", 255),
@@ -64,15 +62,12 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         ("<integer>00012</integer>", 12),
         ("<integer>18446744073709551615</integer>", .integer(PropertyListInteger(UInt64.max))),
         ("<integer>-9223372036854775808</integer>", .integer(PropertyListInteger(Int64.min))),
-        ("<integer>170141183460469231731687303715884105727</integer>", .integer(PropertyListInteger(Int128.max))),
-        ("<integer>-170141183460469231731687303715884105728</integer>", .integer(PropertyListInteger(Int128.min))),
         ("<real>1.5</real>", 1.5),
         ("<real>-0.25</real>", -0.25),
         ("<real>1e10</real>", 1e10),
         ("<real>1E-3</real>", 0.001),
         ("<real>.5</real>", 0.5),
         ("<real>5</real>", 5.0),
-        ("<real> 2.5 </real>", 2.5),
         ("<real>0.10000000000000001</real>", 0.1),
         ("<real>nan</real>", .real(.nan)),
         ("<real>NaN</real>", .real(.nan)),
@@ -85,22 +80,20 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         ("<true/>", true),
         ("<true></true>", true),
         ("<false/>", false),
-        ("<false> </false>", false),
         ("<date>2001-01-01T00:00:00Z</date>", .date(Date(timeIntervalSinceReferenceDate: 0))),
         ("<date>1970-01-01T00:00:00Z</date>", .date(Date(timeIntervalSince1970: 0))),
         ("<date>2011-05-12T03:28:01Z</date>", .date(Date(timeIntervalSince1970: 1_305_170_881))),
         ("<date>2000-12-31T23:59:60Z</date>", .date(Date(timeIntervalSinceReferenceDate: 0))),
         ("<date>-001-11-28T00:00:00Z</date>", .date(Date(timeIntervalSinceReferenceDate: -63_113_904_000 - 86_400 * 400))),
         ("<date>2001-02-30T00:00:00Z</date>", .date(Date(timeIntervalSinceReferenceDate: 86_400 * 60))),
-        ("<date>2011-05-12Z</date>", .date(Date(timeIntervalSince1970: 1_305_158_400))),
-        ("<date>2011Z</date>", .date(Date(timeIntervalSince1970: 1_293_840_000))),
         ("<data>AQID</data>", .data(Data([1, 2, 3]))),
         ("<data>AQ==</data>", .data(Data([1]))),
         ("<data>AQI=</data>", .data(Data([1, 2]))),
-        ("<data>AQ</data>", .data(Data([1]))),
+        ("<data>AQ</data>", .data(Data())),  // CF drops a group of fewer than four digits
+        ("<integer> \t5</integer>", 5),  // CF skips whitespace before an integer, not after
+        ("<real> 2.5</real>", 2.5),  // nor after a real
         ("<data>\n\tAQ\n\t ID\n</data>", .data(Data([1, 2, 3]))),
         ("<data></data>", .data(Data())),
-        ("<data/>", .data(Data())),
         ("<array/>", []),
         ("<array></array>", []),
         ("<array> <integer>1</integer> <array><true/></array> </array>", [1, [true]]),
@@ -111,6 +104,22 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
     ] as [(String, PropertyListValue)])
     func eachElementReadsAsItsValue(body: String, expected: PropertyListValue) throws {
         #expect(try readXML(applePlist(body)) == expected)
+    }
+
+    /// What other readers take and CF refuses (CFPropertyList.c).
+    @Test(arguments: [
+        "<string>a<!-- comment -->b</string>",  // `<!` in a string must start CDATA
+        "<integer> 12 </integer>",  // whitespace after the digits
+        "<integer>170141183460469231731687303715884105727</integer>",  // past 64 bits
+        "<integer>-170141183460469231731687303715884105728</integer>",  // below -2^63
+        "<real> 2.5 </real>",  // whitespace after the number
+        "<false> </false>",  // anything inside a boolean
+        "<date>2011-05-12Z</date>",  // a date without its time
+        "<date>2011Z</date>",
+        "<data/>",  // an empty <data/> (but <data></data> is empty data)
+    ])
+    func whatCFRefusesIsRefused(body: String) {
+        #expect(throws: PropertyListError.self) { try readXML(applePlist(body)) }
     }
 
     @Test func aDictionaryKeepsDuplicateKeysInTheOrderReadWhenAskedTo() throws {
@@ -128,14 +137,12 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
     @Test func aCFUIDDictionaryReadsAsAUID() throws {
         #expect(try readXML(applePlist("<dict><key>CF$UID</key><integer>5</integer></dict>")) == .uid(5))
         #expect(try readXML(applePlist("<dict><key>CF$UID</key><integer>0</integer></dict>")) == .uid(0))
-        #expect(try readXML(applePlist("<array><dict>\n\t<key>CF$UID</key>\n\t<integer>18446744073709551615</integer>\n</dict></array>")) == [.uid(UInt64.max)])
+        #expect(try readXML(applePlist("<array><dict>\n\t<key>CF$UID</key>\n\t<integer>4294967295</integer>\n</dict></array>")) == [.uid(UInt64(UInt32.max))])
     }
 
     @Test(arguments: [
         // A second key makes it an ordinary dictionary.
         "<dict><key>CF$UID</key><integer>5</integer><key>x</key><true/></dict>",
-        // A negative number is no UID.
-        "<dict><key>CF$UID</key><integer>-1</integer></dict>",
         // Nor is a string.
         "<dict><key>CF$UID</key><string>5</string></dict>",
         // The key is case-sensitive.
@@ -207,6 +214,59 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(try XMLPropertyListReader().read(Data(bytes)) == "é")
     }
 
+    /// CF looks a declared name up in ICU's table, which compares only its letters (in any
+    /// case) and digits, without leading zeros, up to a NUL (`ucnv_io_stripASCIIForCompare`);
+    /// found by FuzzParity ("UT<[F-8", which CF reads as UTF-8).
+    @Test(arguments: ["UTF_8", "utf8", "U.T.F-08", "UT<[F-8", "UTF-8\u{0}latin1", "ISO_8859_01"])
+    func anEncodingNameIsComparedAsICUComparesIt(_ name: String) throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n<plist><string>".utf8)
+        bytes.append(0x41)
+        bytes += Array("</string></plist>".utf8)
+        #expect(try XMLPropertyListReader().read(Data(bytes)) == "A")
+        #expect(CoreFoundationVerdict.reads(Data(bytes)) != false)
+    }
+
+    /// Row linux-lacks-macroman of docs/parity.md: CF on Apple's platforms reads MacRoman with a
+    /// converter of its own, which Linux's CF does not build (CFStringEncodingConverter.c,
+    /// `#if TARGET_OS_MAC case kCFStringEncodingMacRoman`), so Foundation on Linux refuses the
+    /// document that Archivist reads as Apple's platforms read it.
+    @Test(arguments: ["macintosh", "x-mac-roman"])
+    func aMacRomanDocumentIsReadAsApplesPlatformsReadIt(_ name: String) throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n<plist><string>".utf8)
+        bytes.append(0x8E)  // é in MacRoman
+        bytes += Array("</string></plist>".utf8)
+        #expect(try XMLPropertyListReader().read(Data(bytes)) == "é")
+        #expect(CoreFoundationVerdict.reads(Data(bytes)) != true, "Foundation on Linux now reads MacRoman: the row can go")
+    }
+
+    /// Row euc-jp-linux of docs/parity.md: CF's name table maps "euc-jp" to Japanese (EUC)
+    /// (CFStringEncodingDatabase.c) and Apple documents it (`String.Encoding.japaneseEUC`), but
+    /// Foundation on Linux reads none of its two-byte characters (あ, A4 A2, is refused where
+    /// Shift_JIS's reads), so Archivist reads such a document as Apple's platforms would.
+    @Test func anEUCJPDocumentIsReadAsApplesPlatformsReadIt() throws {
+        var bytes = Array("<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<plist><string>".utf8)
+        bytes += [0xA4, 0xA2]  // あ in EUC-JP
+        bytes += Array("</string></plist>".utf8)
+        #expect(try XMLPropertyListReader().read(Data(bytes)) == "あ")
+        #expect(CoreFoundationVerdict.reads(Data(bytes)) != true, "Foundation on Linux now reads EUC-JP: the row can go")
+        var shiftJIS = Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<plist><string>".utf8)
+        shiftJIS += [0x82, 0xA0]  // あ in Shift_JIS
+        shiftJIS += Array("</string></plist>".utf8)
+        #expect(CoreFoundationVerdict.reads(Data(shiftJIS)) != false)
+    }
+
+    /// A name CF cannot hand ICU is no encoding: one with a byte past 0x7F (CF makes a C string
+    /// of it in ASCII), or of 60 bytes or more (ICU's longest name is 59); found by FuzzParity.
+    @Test(arguments: [Array("\u{E9}UTF-8".unicodeScalars.map { UInt8($0.value) }), Array(("UTF-8" + String(repeating: ".", count: 55)).utf8)])
+    func anEncodingNameICUCannotTakeIsRefused(_ name: [UInt8]) throws {
+        let bytes = Array("<?xml version=\"1.0\" encoding=\"".utf8) + name + Array("\"?><plist><true/></plist>".utf8)
+        #expect(throws: PropertyListError.self) { try XMLPropertyListReader().read(Data(bytes)) }
+        #expect(CoreFoundationVerdict.reads(Data(bytes)) != true)
+        // One byte shorter, the name is read.
+        let shorter = Array("<?xml version=\"1.0\" encoding=\"".utf8) + Array(("UTF-8" + String(repeating: ".", count: 54)).utf8) + Array("\"?><plist><true/></plist>".utf8)
+        #expect(try XMLPropertyListReader().read(Data(shorter)) == true)
+    }
+
     // MARK: - What CF reads though XML forbids it
 
     @Test func characterReferencesToControlCharactersAreReadAsCFReadsThem() throws {
@@ -256,7 +316,8 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
             "<key>a</key>",  // a key
             "</dict></plist>",  // ends before its value
         ]),
-        CorruptXML("two keys in a row", .malformed, says: "<key> without a value", [
+        // CF reads a <key> in a value's place as a string: here {a = b}, then a value without a key.
+        CorruptXML("two keys in a row", .malformed, says: "<string> without a <key>", [
             "<plist><dict>",  // a dictionary
             "<key>a</key><key>b</key>",  // the second key comes where a value should
             "<string/></dict></plist>",
@@ -265,9 +326,6 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
             "<plist><dict>",  // a dictionary
             "<string>orphan</string>",  // a value where a key should be
             "</dict></plist>",
-        ]),
-        CorruptXML("a key outside a dictionary", .malformed, says: "<key> inside an <array>", [
-            "<plist><array><key>a</key></array></plist>",  // keys belong in dicts only
         ]),
         CorruptXML("two values in <plist>", .malformed, says: "more than one value", [
             "<plist>",  // holds exactly one value
@@ -281,8 +339,8 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         CorruptXML("an empty <plist/>", .malformed, says: "empty <plist>", [
             "<plist/>",  // no value at all
         ]),
-        CorruptXML("a <plist> inside a value", .malformed, says: "unexpected <plist>", [
-            "<array><plist/></array>",  // plist only at the top
+        CorruptXML("an empty <plist> inside a value", .malformed, says: "empty <plist>", [
+            "<plist><array><plist/></array></plist>",  // CF reads a <plist> anywhere, but never an empty one
         ]),
         CorruptXML("a NaN date", .invalidValue, says: "invalid <date>", [
             "<plist><date>nan</date></plist>",  // dates are ISO 8601, never NaN
@@ -290,19 +348,16 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         CorruptXML("an infinite date", .invalidValue, says: "invalid <date>", [
             "<plist><date>inf</date></plist>",  // nor infinite
         ]),
-        CorruptXML("a date in month 13", .invalidValue, says: "invalid <date>", [
-            "<plist><date>2001-13-01T00:00:00Z</date></plist>",  // no thirteenth month
-        ]),
         CorruptXML("a date without Z", .invalidValue, says: "invalid <date>", [
             "<plist><date>2001-01-01T00:00:00</date></plist>",  // UTC must be explicit
         ]),
-        CorruptXML("an empty date", .invalidValue, says: "invalid <date>", [
+        CorruptXML("an empty date", .invalidValue, says: "empty <date/>", [
             "<plist><date/></plist>",  // CF refuses it too
         ]),
         CorruptXML("letters in an integer", .invalidValue, says: "invalid <integer> \"12a\"", [
             "<plist><integer>12a</integer></plist>",  // 'a' is not a decimal digit
         ]),
-        CorruptXML("an empty integer", .invalidValue, says: "invalid <integer>", [
+        CorruptXML("an empty integer", .invalidValue, says: "empty <integer/>", [
             "<plist><integer/></plist>",  // no digits
         ]),
         CorruptXML("a bare 0x", .invalidValue, says: "invalid <integer>", [
@@ -311,8 +366,8 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         CorruptXML("a fraction in an integer", .invalidValue, says: "invalid <integer>", [
             "<plist><integer>1.5</integer></plist>",  // integers have no point
         ]),
-        CorruptXML("an integer past 128 bits", .invalidValue, says: "invalid <integer>", [
-            "<plist><integer>170141183460469231731687303715884105728</integer></plist>",  // Int128.max + 1
+        CorruptXML("an integer past 64 bits", .invalidValue, says: "invalid <integer>", [
+            "<plist><integer>18446744073709551616</integer></plist>",  // UInt64.max + 1, past CF's range
         ]),
         CorruptXML("a word in a real", .invalidValue, says: "invalid <real>", [
             "<plist><real>abc</real></plist>",  // not a number nor a CF name for one
@@ -323,37 +378,20 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         CorruptXML("a hexadecimal real", .invalidValue, says: "invalid <real>", [
             "<plist><real>0x1p3</real></plist>",  // CF does not read C99 hex floats
         ]),
-        CorruptXML("a stray byte in base64", .invalidValue, says: "unexpected byte 0x21", [
-            "<plist><data>AQ!D</data></plist>",  // '!' is not base64
+        CorruptXML("a byte past ASCII in base64", .invalidValue, says: "not base64", [
+            "<plist><data>AQ\u{E9}D</data></plist>",  // CF skips stray ASCII, but refuses this
         ]),
-        CorruptXML("a dangling base64 character", .invalidValue, says: "invalid base64", [
-            "<plist><data>AQIDB</data></plist>",  // one character cannot encode a byte
-        ]),
-        CorruptXML("padding inside base64", .invalidValue, says: "invalid base64", [
-            "<plist><data>AQ==AQ==</data></plist>",  // data after the padding
-        ]),
-        CorruptXML("too much padding", .invalidValue, says: "invalid base64", [
-            "<plist><data>AQ===</data></plist>",  // three '=' never occur
-        ]),
-        CorruptXML("garbage after the document", .malformed, says: "Extra content", [
-            "<plist><string/></plist>",  // a complete document
-            "junk",  // then more
-        ]),
-        CorruptXML("a second root element", .malformed, says: "Extra content", [
-            "<plist><string/></plist>",  // a complete document
-            "<plist><string/></plist>",  // and another
-        ]),
-        CorruptXML("an unterminated document", .malformed, says: "ends inside <array>", [
+        CorruptXML("an unterminated document", .truncated, says: "ends inside <array>", [
             "<plist><array>",  // opened
             "<integer>1</integer>",  // and never closed
         ]),
-        CorruptXML("mismatched tags", .malformed, says: "mismatch", [
+        CorruptXML("mismatched tags", .malformed, says: "mismatched", [
             "<plist><array></dict></plist>",  // </dict> closes <array>
         ]),
         CorruptXML("an undefined entity", .malformed, says: "nbsp", [
             "<plist><string>&nbsp;</string></plist>",  // HTML's, not XML's
         ]),
-        CorruptXML("a character reference to a surrogate", .malformed, says: "invalid xmlChar value 55296", [
+        CorruptXML("a character reference to a surrogate", .invalidValue, says: "U+D800", [
             "<plist><string>&#xD800;</string></plist>",  // half a UTF-16 pair is no character
         ]),
         CorruptXML("an empty document", .malformed, says: "no property list value", [
@@ -363,7 +401,8 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
             "  ",  // spaces
             "",  // and a line break
         ]),
-        CorruptXML("a declaration and nothing else", .malformed, says: "no property list value", [
+        // CF looks for a processing instruction's "?>" only while a byte follows it.
+        CorruptXML("a declaration and nothing else", .truncated, says: "processing instruction", [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",  // a prologue only
         ]),
         CorruptXML("an unknown encoding", .malformed, says: "foobar", [
@@ -371,6 +410,25 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
             "<plist><string/></plist>",
         ]),
     ]
+
+    /// What Core Foundation's parser reads that an XML parser would refuse (CFPropertyList.c).
+    @Test(arguments: [
+        ("a <key> as an array element, read as a string", "<plist><array><key>a</key></array></plist>", ["a"]),
+        ("a date in month 13, counted into the next year", "<plist><date>2001-13-01T00:00:00Z</date></plist>", .date(Date(timeIntervalSinceReferenceDate: 31_536_000))),
+        ("a stray ASCII byte in base64, skipped", "<plist><data>AQ!D</data></plist>", .data(Data())),
+        ("a dangling base64 digit, dropped", "<plist><data>AQIDB</data></plist>", .data(Data([1, 2, 3]))),
+        ("padding inside base64", "<plist><data>AQ==AQ==</data></plist>", .data(Data([1, 1]))),
+        ("too much padding", "<plist><data>AQ===</data></plist>", .data(Data([1]))),
+        ("garbage after the root element, ignored", "<plist><string/></plist>\njunk", ""),
+        ("a second root element, ignored", "<plist><string/></plist>\n<plist><string/></plist>", ""),
+        ("attributes CF never reads", "<plist version=1.0 version=2><string>a</string></plist>", "a"),
+        ("comments and DOCTYPEs in any order before the root", "<!-- a -- b --><?x?><!DOCTYPE a><!DOCTYPE b><plist><true/></plist>", true),
+        ("a raw carriage return kept in a string", "<plist><string>a\r\nb</string></plist>", "a\r\nb"),
+        ("leading whitespace in an integer", "<plist><integer> \t+ 0x1F</integer></plist>", 31),
+    ] as [(String, String, PropertyListValue)])
+    func whatCFReadsIsRead(_ why: String, _ xml: String, _ expected: PropertyListValue) throws {
+        #expect(try readXML(xml) == expected, "\(why)")
+    }
 
     @Test(arguments: corrupt)
     func corruptDocumentsAreRefusedWithAReason(_ input: CorruptXML) {
@@ -389,9 +447,25 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(error?.message.contains("\n") == false)
     }
 
-    @Test func aRawNULIsRefused() {
+    @Test func aRawNULIsReadAsCFReadsIt() throws {
+        // CF reads a string's bytes as UTF-8, in which NUL is a character like any other.
         let bytes = Array("<plist><string>a".utf8) + [0x00] + Array("b</string></plist>".utf8)  // NUL inside a string
-        #expect(throws: PropertyListError.self) { try XMLPropertyListReader().read(Data(bytes)) }
+        #expect(try XMLPropertyListReader().read(Data(bytes)) == "a\u{0}b")
+    }
+
+    @Test(arguments: [
+        ("-1", UInt64(0xFFFF_FFFF)),  // an integer's low 32 bits
+        ("4294967296", 0),
+        ("18446744073709551615", 0xFFFF_FFFF),
+    ])
+    func aUIDOfAnyNumberIsWhatCFMakesOfIt(number: String, uid: UInt64) throws {
+        #expect(try readXML(applePlist("<dict><key>CF$UID</key><integer>\(number)</integer></dict>")) == .uid(uid))
+    }
+
+    @Test(arguments: [("3.7", UInt64(3)), ("-2.5", 0xFFFF_FFFE), ("1e20", 0x8000_0000), ("nan", 0x8000_0000)])
+    func aUIDOfARealIsWhatCFMakesOfIt(number: String, uid: UInt64) throws {
+        // A real, truncated to 32 bits as x86 converts it (out of range or NaN: 0x80000000).
+        #expect(try readXML(applePlist("<dict><key>CF$UID</key><real>\(number)</real></dict>")) == .uid(uid))
     }
 
     // MARK: - Security
@@ -402,9 +476,11 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(try readXML(old) == false)
     }
 
-    @Test func anInternalSubsetWithoutEntitiesIsAccepted() throws {
+    @Test func anyInternalSubsetIsRefusedAsCFRefusesIt() {
+        // CF's skipDTD stops at the "[" of an internal subset: no declaration is ever read.
         let xml = "<!DOCTYPE plist [\n<!ELEMENT plist ANY>\n<!-- fine -->\n]>\n<plist><integer>1</integer></plist>"
-        #expect(try readXML(xml) == 1)
+        let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
+        #expect(error?.message.contains("internal subset") == true)
     }
 
     @Test func anExternalEntityIsRefused() {
@@ -416,8 +492,8 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
             <plist><string>&xxe;</string></plist>
             """
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
-        #expect(error?.message.contains("entity declarations are not allowed") == true)
-        #expect(error?.location == .lineColumn(line: 3, column: 43))
+        #expect(error?.message.contains("internal subset") == true)
+        #expect(error?.location == .lineColumn(line: 2, column: 17))
     }
 
     @Test func anInternalEntityIsRefusedToo() {
@@ -428,7 +504,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
     @Test func aParameterEntityIsRefused() {
         let xml = "<!DOCTYPE plist [<!ENTITY % remote SYSTEM \"http://example.invalid/evil.dtd\"> %remote;]><plist><true/></plist>"
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
-        #expect(error?.message.contains("entity declarations are not allowed") == true)
+        #expect(error?.message.contains("internal subset") == true)
     }
 
     @Test func billionLaughsIsRefusedAtOnce() {
@@ -440,7 +516,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         xml += "]>\n<plist><string>&lol9;</string></plist>\n"
         let start = Date()
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
-        #expect(error?.message.contains("entity declarations are not allowed") == true)
+        #expect(error?.message.contains("internal subset") == true)
         #expect(Date().timeIntervalSince(start) < 1)
     }
 
@@ -452,6 +528,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         let dtd = folder.appendingPathComponent("evil.dtd")
         try Data("<!ENTITY secret \"leaked\">\n".utf8).write(to: dtd)
         let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE plist SYSTEM \"\(dtd.absoluteString)\">\n<plist><string>&secret;</string></plist>"
+        // CF reads only the five predefined entities: the reference is refused, the DTD never read.
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
         #expect(error?.message.contains("secret") == true)
         // Without the reference, the same DOCTYPE is harmless: nothing is fetched.
@@ -546,12 +623,12 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         let xml = [
             "<plist>",  // line 1
             "<array>",  // line 2
-            "  <integer>12x</integer>",  // line 3: the start tag of the bad value ends at column 11
+            "  <integer>12x</integer>",  // line 3: the bad value's text starts at column 12
             "</array></plist>",  // line 4
         ].joined(separator: "\n")
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
-        #expect(error?.location == .lineColumn(line: 3, column: 11))
-        #expect(error?.description == "invalid <integer> \"12x\" at line 3, column 11 (in root[0])")
+        #expect(error?.location == .lineColumn(line: 3, column: 12))
+        #expect(error?.description == "invalid <integer> \"12x\": unexpected 'x' at line 3, column 12 (in root[0])")
     }
 
     @Test func libxml2ErrorsGiveTheLineAndColumnToo() {
@@ -589,7 +666,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
         #expect(error?.keyPath == ["items", "[3]", "name"])
         #expect(error?.keyPathDescription == "root.items[3].name")
-        #expect(error?.location == .lineColumn(line: 14, column: 9))
+        #expect(error?.location == .lineColumn(line: 14, column: 10))
     }
 
     @Test func aDanglingKeyIsNamedInTheKeyPath() {
@@ -628,52 +705,46 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
     // MARK: - The shared corpus
 
     @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is absent"))
-    func everyValidXMLFileOfTheCorpusIsRead() throws {
-        let files = SharedCorpus.entries { $0.format == "xml" && $0.isValid }
-        #expect(files.count > 100)
-        var failures: [String] = []
-        for entry in files {
-            do {
-                _ = try XMLPropertyListReader().read(Data(contentsOf: entry.url))
-            } catch {
-                failures.append("\(entry): \(error)")
-            }
-        }
-        #expect(failures.isEmpty, "\(failures)")
-    }
-
-    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is absent"))
-    func everyInvalidXMLFileOfTheCorpusIsRefused() throws {
-        let files = try SharedCorpus.entries { $0.isInvalidPlist }.filter {
+    func everyXMLFileOfTheCorpusIsReadExactlyWhenCFReadsIt() throws {
+        // The corpus labels files by what other tools make of them; CF is the judge here.
+        let files = try SharedCorpus.entries { _ in true }.filter {
             PropertyListFormat.detect(try Data(contentsOf: $0.url)) == .xml
         }
-        #expect(files.count > 25)
-        var accepted: [String] = []
+        #expect(files.count > 100)
+        var disagreements: [String] = []
         for entry in files {
             let data = try Data(contentsOf: entry.url)
+            let theirs = CoreFoundationVerdict.reads(data) ?? false
             do throws(PropertyListError) {
-                _ = try XMLPropertyListReader().read(data)
-                accepted.append(entry.path)
+                _ = try PropertyListReader().read(data)
+                if !theirs { disagreements.append("\(entry.path): we read what CF refuses") }
             } catch {
+                if theirs { disagreements.append("\(entry.path): we refuse what CF reads: \(error)") }
                 #expect(!error.message.isEmpty)
                 #expect(!error.message.contains("\n"))
             }
         }
-        #expect(accepted.isEmpty, "\(accepted)")
+        #expect(disagreements.isEmpty, "\(disagreements)")
     }
 
     @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is absent"))
-    func theSameDocumentReadsAlikeInEveryUnicodeEncodingOfTheCorpus() throws {
+    func theSameDocumentReadsAlikeInEveryUnicodeEncodingWithAByteOrderMark() throws {
+        // Without a mark CF skips the first two bytes of UTF-16 and reads the rest little-endian,
+        // and does not take UTF-32 for what it is: only the marked files read, and alike.
         let files = SharedCorpus.entries { $0.path.hasPrefix("dd-plist/test-xml-utf-") }
         #expect(files.count == 8)
-        let values = try files.map { try XMLPropertyListReader().read(Data(contentsOf: $0.url)) }
+        let marked = files.filter { $0.path.hasSuffix("-bom.plist") }
+        let values = try marked.map { try XMLPropertyListReader().read(Data(contentsOf: $0.url)) }
+        #expect(marked.count == 4)
         #expect(Set(values).count == 1)
+        for unmarked in files where !unmarked.path.hasSuffix("-bom.plist") {
+            #expect(throws: PropertyListError.self, "\(unmarked.path)") { try PropertyListReader().read(Data(contentsOf: unmarked.url)) }
+        }
     }
 
     @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is absent"))
     func everyXMLFileFoundationReadsWeReadAlike() throws {
-        // s11 is a parser differential: CF ends a tag at a '>' inside an attribute value; XML does not.
-        let files = SharedCorpus.entries { $0.format == "xml" && $0.isValid && $0.path != "go-plist/s11.plist" }
+        let files = SharedCorpus.entries { $0.format == "xml" && $0.isValid }
         var disagreements: [String] = []
         for entry in files {
             let data = try Data(contentsOf: entry.url)

@@ -49,8 +49,11 @@ struct InputFile {
     ///
     /// Warnings (a key repeated in a dictionary) go to standard error as they are found; the
     /// value is what Apple's readers make of the file.
-    func readPropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
-        try readPropertyList(read(limit: options.maximumInputSize), options, as: format)
+    ///
+    /// - Parameter preferringJSON: JSON first when the text may be JSON (`archive`'s payloads).
+    func readPropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil,
+                          preferringJSON: Bool = false) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
+        try readPropertyList(read(limit: options.maximumInputSize), options, as: format, preferringJSON: preferringJSON)
     }
 
     /// Checks the input as `readPropertyList` reads it (same errors, warnings and limits),
@@ -64,28 +67,34 @@ struct InputFile {
             return try readPropertyList(data, options, as: format, warnings: &warnings).format
         }
         do {
-            try PropertyListReader(options: options.readOptions).validate(data, as: .binary, warnings: &warnings)
-            return .binary
+            let reader = PropertyListReader(options: options.readOptions)
+            if let format {
+                try reader.validate(data, as: format, warnings: &warnings)
+                return format
+            }
+            // A file that fails as binary is read as CF reads it next (OpenStep), as `read` does.
+            return try reader.validate(data, fileExtension: fileExtension, warnings: &warnings)
         } catch {
             throw CommandFailure(file: displayName, message: Diagnosis.propertyListFailure(error, data: data))
         }
     }
 
     /// `readPropertyList(_:as:)` of bytes already read from this input.
-    func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
+    func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil,
+                          preferringJSON: Bool = false) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
         var warnings: [PropertyListWarning] = []
-        let result = try readPropertyList(data, options, as: format, warnings: &warnings)
+        let result = try readPropertyList(data, options, as: format, preferringJSON: preferringJSON, warnings: &warnings)
         for warning in warnings { StandardError.write("archivist: \(displayName): warning: \(warning.description)\n") }
         return result
     }
 
     /// `readPropertyList(_:as:warnings:)` of bytes already read from this input.
-    func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil,
+    func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil, preferringJSON: Bool = false,
                           warnings: inout [PropertyListWarning]) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
         do {
             let reader = PropertyListReader(options: options.readOptions)
             let read = if let format { (value: try reader.read(data, as: format, warnings: &warnings), format: format) }
-                else { try reader.read(data, fileExtension: fileExtension, warnings: &warnings) }
+                else { try reader.read(data, fileExtension: fileExtension, preferringJSON: preferringJSON, warnings: &warnings) }
             ProcessLifetime.keep(read.value)
             return read
         } catch {
