@@ -183,7 +183,7 @@ let package = Package(
         // support, run by CI; in no product.
         .executableTarget(
             name: "archivist-parity",
-            dependencies: ["PropertyList", "KeyedArchive"]
+            dependencies: ["PropertyList", "KeyedArchive", "SystemInterface"]
         ),
         .executableTarget(
             name: "archivist-fixtures",

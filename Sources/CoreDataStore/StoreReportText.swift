@@ -1,6 +1,5 @@
 import ArchivePayload
 import CoreDataModel
-import CoreDataStore
 import Foundation
 import KeyedArchive
 import PropertyList

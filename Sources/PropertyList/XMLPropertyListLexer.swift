@@ -70,6 +70,15 @@ struct XMLPropertyListLexer {
     }
 
     let text: UnsafeBufferPointer<UInt8>
+    /// The first byte of `text`, or of `noText` when it is empty (every read is bounded by
+    /// `end`, so nothing is read there).
+    let base: UnsafePointer<UInt8>
+    /// A byte to point at for an empty text.
+    nonisolated(unsafe) static let noText: UnsafeMutablePointer<UInt8> = {
+        let byte = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+        byte.initialize(to: 0)
+        return byte
+    }()
     let end: Int
     var pos = 0
     let options: PropertyListReadOptions
@@ -106,6 +115,7 @@ struct XMLPropertyListLexer {
 
     init(text: UnsafeBufferPointer<UInt8>, options: PropertyListReadOptions) {
         self.text = text
+        base = text.baseAddress ?? UnsafePointer(Self.noText)
         end = text.count
         self.options = options
         skeleton.reserveCapacity(Self.pieceSize + 64)
@@ -316,7 +326,7 @@ struct XMLPropertyListLexer {
 
     private static func name(_ b: UnsafeBufferPointer<UInt8>) -> Name? {
         func equals(_ s: StaticString) -> Bool {
-            b.count == s.utf8CodeUnitCount && memcmp(b.baseAddress!, s.utf8Start, b.count) == 0
+            b.count == s.utf8CodeUnitCount && (b.baseAddress.map { memcmp($0, s.utf8Start, b.count) == 0 } ?? false)
         }
         switch b[0] {
         case UInt8(ascii: "a"): return equals("array") ? .array : nil
@@ -409,7 +419,7 @@ struct XMLPropertyListLexer {
     private mutating func skipDoctype() throws(PropertyListError) {
         let start = pos - 2
         let doctype: StaticString = "DOCTYPE"
-        guard end - pos >= 7, memcmp(text.baseAddress! + pos, doctype.utf8Start, 7) == 0 else {
+        guard end - pos >= 7, memcmp(base + pos, doctype.utf8Start, 7) == 0 else {
             throw error("malformed DOCTYPE: only <!DOCTYPE and comments may start with <!", at: start)
         }
         pos += 7
@@ -530,7 +540,7 @@ struct XMLPropertyListLexer {
         let start = pos
         let open: StaticString = "<![CDATA["
         guard end - pos >= 9 else { throw endOfText("inside <![CDATA[") }
-        guard memcmp(text.baseAddress! + pos, open.utf8Start, 9) == 0 else {
+        guard memcmp(base + pos, open.utf8Start, 9) == 0 else {
             throw error("only <![CDATA[ may start with <! inside a string", at: start)
         }
         pos += 9
@@ -821,8 +831,8 @@ struct XMLPropertyListLexer {
     private mutating func data(tagStart: Int) throws(PropertyListError) -> Data {
         // Sized by the text up to the next `<` (at most 3 bytes for 4 characters).
         var extent = pos
-        if let found = memchr(text.baseAddress! + pos, Int32(UInt8(ascii: "<")), end - pos) {
-            extent = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - text.baseAddress!
+        if let found = memchr(base + pos, Int32(UInt8(ascii: "<")), end - pos) {
+            extent = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
         } else {
             extent = end
         }

@@ -121,7 +121,9 @@ public struct XMLPropertyListReader: Sendable {
             xmlBufferFree(input)
             xmlBufferFree(output)
         }
-        guard raw.isEmpty || xmlBufferAdd(input, raw.baseAddress!.assumingMemoryBound(to: xmlChar.self), Int32(raw.count)) == 0 else { return nil }
+        if let bytes = raw.baseAddress, !raw.isEmpty {
+            guard xmlBufferAdd(input, bytes.assumingMemoryBound(to: xmlChar.self), Int32(raw.count)) == 0 else { return nil }
+        }
         // Converts the whole input; a byte the encoding cannot read fails it.
         let written = xmlCharEncInFunc(handler, output, input)
         guard written >= 0, xmlBufferLength(input) == 0, let content = xmlBufferContent(output) else { return nil }

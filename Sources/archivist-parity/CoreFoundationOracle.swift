@@ -57,14 +57,15 @@ struct CoreFoundationOracle {
     private let nullType: CFTypeID
     private let uidType: CFTypeID
 
-    /// Finds CF's functions in the process, or nil when Foundation's CF is not there.
-    init?() {
+    /// Finds CF's functions in the process with `lookup` (a symbol's address in the running
+    /// process: `DynamicSymbol.address` here, `dlsym` in the fuzz package, which cannot reach
+    /// the package's system module), or nil when Foundation's CF is not there.
+    init?(lookup: (String) -> UnsafeMutableRawPointer?) {
         // Foundation must be loaded (and CF initialized) before its symbols are looked up.
         _ = PropertyListSerialization.self
         _ = NSNumber(value: 0).description
-        guard let handle = dlopen(nil, RTLD_NOW) else { return nil }
         func symbol<T>(_ name: String, as type: T.Type) -> T? {
-            guard let address = dlsym(handle, name) else { return nil }
+            guard let address = lookup(name) else { return nil }
             return unsafeBitCast(address, to: type)
         }
         func typeID(_ name: String) -> CFTypeID? {
@@ -90,7 +91,7 @@ struct CoreFoundationOracle {
               let setGetValues = symbol("CFSetGetValues", as: (@convention(c) (CFTypeRef, UnsafeMutablePointer<CFTypeRef?>?) -> Void).self),
               let uidGetValue = symbol("_CFKeyedArchiverUIDGetValue", as: (@convention(c) (CFTypeRef) -> UInt32).self),
               let errorCopyDescription = symbol("CFErrorCopyDescription", as: (@convention(c) (CFTypeRef) -> CFTypeRef?).self),
-              let allocator = dlsym(handle, "kCFAllocatorSystemDefault"), let nullObject = dlsym(handle, "kCFNull"),
+              let allocator = lookup("kCFAllocatorSystemDefault"), let nullObject = lookup("kCFNull"),
               let stringType = typeID("CFStringGetTypeID"), let numberType = typeID("CFNumberGetTypeID"),
               let booleanType = typeID("CFBooleanGetTypeID"), let dateType = typeID("CFDateGetTypeID"),
               let dataType = typeID("CFDataGetTypeID"), let arrayType = typeID("CFArrayGetTypeID"),
@@ -191,7 +192,7 @@ struct CoreFoundationOracle {
             }
             // kCFNumberSInt128Type: { int64 high; uint64 low }, little-endian in memory.
             var words: (UInt64, UInt64) = (0, 0)
-            _ = withUnsafeMutableBytes(of: &words) { numberGetValue(object, 17, $0.baseAddress!) }
+            withUnsafeMutablePointer(to: &words) { _ = numberGetValue(object, 17, UnsafeMutableRawPointer($0)) }
             return .integer(high: Int64(bitPattern: words.0), low: words.1)
         case booleanType:
             return .bool(booleanGetValue(object) != 0)

@@ -1,4 +1,5 @@
 import Foundation
+import SystemInterface
 
 /// The child side: reads inputs from stdin, answers with CF's outcome on stdout, until EOF.
 ///
@@ -8,7 +9,7 @@ import Foundation
 /// input, and starts another worker.
 enum OracleWorker {
     static func run() -> Never {
-        guard let oracle = CoreFoundationOracle() else {
+        guard let oracle = CoreFoundationOracle(lookup: DynamicSymbol.address) else {
             FileHandle.standardError.write(Data("archivist-parity: Core Foundation's functions are not in this process\n".utf8))
             exit(2)
         }
@@ -40,8 +41,7 @@ enum FrameIO {
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, count - done) }
-            if n < 0, errno == EINTR { continue }
+            let n = buffer.withUnsafeMutableBytes { FileIO.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[done...])) }
             guard n > 0 else { return nil }
             done += n
         }
@@ -60,14 +60,7 @@ enum FrameIO {
         frame.reserveCapacity(bytes.count + 4)
         withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { frame.append(contentsOf: $0) }
         frame.append(contentsOf: bytes)
-        var done = 0
-        while done < frame.count {
-            let n = frame.withUnsafeBytes { write(fd, $0.baseAddress! + done, frame.count - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return false }
-            done += n
-        }
-        return true
+        return frame.withUnsafeBytes { FileIO.writeAll(fd, $0) } == nil
     }
 }
 

@@ -32,8 +32,8 @@ import Testing
         #expect(one.jsonValue == swept.jsonValue)
         #expect(visited == 5_000)
         let tint = try #require(one.tables.first?.columns.first { $0.column.name == "ZTINTCOLOR" })
-        #expect(tint.kinds == [.keyedArchiveBinary: 5_000])
-        #expect(tint.classes["UIColor"] == 5_000)
+        #expect(tint.tally.kinds == [.keyedArchiveBinary: 5_000])
+        #expect(tint.tally.classes["UIColor"] == 5_000)
     }
 
     @Test func progressIsReportedPerBatchAndEndsAtEveryRowOfEveryTable() throws {

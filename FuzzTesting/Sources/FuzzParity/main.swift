@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import FuzzDriver
 import PropertyList
 
@@ -10,7 +13,8 @@ import PropertyList
 ///
 /// A CF crash or hang on an input is a finding too: it stops the run like any crash, and the
 /// input is kept as an artifact, to be checked with `archivist-parity --cf FILE`.
-nonisolated(unsafe) let oracle = CoreFoundationOracle()
+// The fuzz package cannot reach the package's system module, so it looks symbols up itself.
+nonisolated(unsafe) let oracle = CoreFoundationOracle(lookup: { name in dlopen(nil, RTLD_NOW).flatMap { dlsym($0, name) } })
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzParity(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
