@@ -190,7 +190,8 @@ package struct CompactKeyedArchive {
         case 0x1:
             let size = 1 << low
             if size == 16 {
-                return .integer(PropertyListInteger(high: Int64(bitPattern: be(start + 1, 8)), low: be(start + 9, 8)))
+                // CF keeps the last eight bytes, unsigned, as the reader does.
+                return .integer(PropertyListInteger(high: 0, low: be(start + 9, 8)))
             }
             let v = be(start + 1, size)
             return .integer(size == 8 ? PropertyListInteger(Int64(bitPattern: v)) : PropertyListInteger(v))
@@ -327,14 +328,19 @@ extension CompactKeyedArchive {
               trailer.objectCount <= maximumObjects
         else { return nil }
         let objects = trailer.objectCount
-        // One allocation for the three tables: the seen bits, the offsets, the key roles.
+        // One allocation for the five tables: the seen bits, the offsets, the key stamps, the
+        // distinct key objects, the key roles.
         let seenBytes = (objects + 63) / 64 * 8, offsetBytes = (objects * 4 + 7) / 8 * 8
-        return withUnsafeTemporaryAllocation(byteCount: seenBytes + offsetBytes + objects, alignment: 8) { scratch -> R? in
+        return withUnsafeTemporaryAllocation(byteCount: seenBytes + 3 * offsetBytes + objects, alignment: 8) { scratch -> R? in
             guard let start = scratch.baseAddress else { return nil }
             scratch.initializeMemory(as: UInt8.self, repeating: 0)
             let seen = UnsafeMutableBufferPointer(start: start.bindMemory(to: UInt64.self, capacity: seenBytes / 8), count: seenBytes / 8)
             let offsets = UnsafeMutableBufferPointer(start: (start + seenBytes).bindMemory(to: UInt32.self, capacity: objects), count: objects)
-            let roles = UnsafeMutableBufferPointer(start: (start + seenBytes + offsetBytes).bindMemory(to: UInt8.self, capacity: objects),
+            let keyStamps = UnsafeMutableBufferPointer(start: (start + seenBytes + offsetBytes).bindMemory(to: UInt32.self, capacity: objects),
+                                                       count: objects)
+            let keyObjects = UnsafeMutableBufferPointer(start: (start + seenBytes + 2 * offsetBytes).bindMemory(to: UInt32.self, capacity: objects),
+                                                        count: objects)
+            let roles = UnsafeMutableBufferPointer(start: (start + seenBytes + 3 * offsetBytes).bindMemory(to: UInt8.self, capacity: objects),
                                                    count: objects)
             var check = Check(bytes: bytes, base: base, trailer: trailer,
                               values: min(options.maximumObjectCount, options.expansionLimit.values(forInputSize: size)),
@@ -342,6 +348,8 @@ extension CompactKeyedArchive {
             check.seen = seen
             check.offsets = offsets
             check.roles = roles
+            check.keyStamps = keyStamps
+            check.keyObjects = keyObjects
             guard let found = check.run() else { return nil }
             let view = CompactKeyedArchive(bytes: bytes, base: base, trailer: trailer, offsets: UnsafeBufferPointer(offsets),
                                            keyRoles: UnsafeBufferPointer(roles), topRefs: found.topRefs, topCount: found.topCount,
@@ -364,6 +372,13 @@ extension CompactKeyedArchive {
         var offsets = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
         /// Per key object: its `KeyRole`, set when the key is checked.
         var roles = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+        /// Per key object: the last dictionary (`dictionary`) that used it, 0 for none yet.
+        var keyStamps = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+        /// The key objects met so far, each once (`keyObjectCount` of them).
+        var keyObjects = UnsafeMutableBufferPointer<UInt32>(start: nil, count: 0)
+        var keyObjectCount = 0
+        /// The dictionary whose keys are being checked, counted from 1.
+        var dictionary: UInt32 = 0
         /// The expanded size so far, counted per reference followed, as the reader counts it
         /// (each use of a key included); never below the reader's count.
         var expandedValues = 0
@@ -446,6 +461,7 @@ extension CompactKeyedArchive {
             let start = offset(top)
             guard bytes[start] >> 4 == 0xD, let (refs, count) = count(start), count <= (Int.max / 2), refsFit(2 * count, at: refs),
                   firstVisit(top), grow(values: 1, bytes: 0) else { return nil }
+            dictionary = 1
             let refSize = trailer.objectRefSize
             var objects: (refs: Int, count: Int)?
             // Keys: distinct ASCII strings (a few: archives have four).
@@ -483,6 +499,20 @@ extension CompactKeyedArchive {
             guard high < 0x80 else { return nil }
             if count > BinaryPropertyListParser.largeScalarBytes, !firstVisit(index) { return nil }
             guard grow(values: 1, bytes: count) else { return nil }
+            // A key used twice in one dictionary, or two key objects holding one string, are left
+            // to the reader, which keeps the entry CF keeps (as the flat scan leaves them).
+            let stamp = keyStamps[index]
+            if stamp == 0 {
+                for j in 0..<keyObjectCount {
+                    guard let (otherBody, otherCount) = self.count(offset(Int(keyObjects[j]))) else { return nil }
+                    if otherCount == count, memcmp(base + otherBody, base + body, count) == 0 { return nil }
+                }
+                keyObjects[keyObjectCount] = UInt32(truncatingIfNeeded: index)
+                keyObjectCount += 1
+            } else if stamp == dictionary {
+                return nil
+            }
+            keyStamps[index] = dictionary
             if count >= 6, text[0] == UInt8(ascii: "$") { roles[index] = Self.role(text).rawValue }
             return text
         }
@@ -508,7 +538,8 @@ extension CompactKeyedArchive {
                 return checkArray(index, at: start)
             case 0xD:
                 guard let (refs, count) = count(start), count <= Int.max / 2, refsFit(2 * count, at: refs),
-                      firstVisit(index), grow(values: 1, bytes: 0) else { return false }
+                      firstVisit(index), grow(values: 1, bytes: 0), dictionary < UInt32.max else { return false }
+                dictionary += 1
                 let refSize = trailer.objectRefSize
                 for i in 0..<count {
                     guard let key = ref(refs + i * refSize), checkKey(key) != nil,
@@ -568,7 +599,8 @@ extension CompactKeyedArchive {
         /// An element of `$objects` that is a dictionary (depth 2).
         mutating func checkElementDictionary(_ index: Int, at start: Int) -> Bool {
             guard let (refs, count) = count(start), count <= Int.max / 2, refsFit(2 * count, at: refs),
-                  firstVisit(index), grow(values: 1, bytes: 0) else { return false }
+                  firstVisit(index), grow(values: 1, bytes: 0), dictionary < UInt32.max else { return false }
+            dictionary += 1
             let refSize = trailer.objectRefSize
             for i in 0..<count {
                 guard let key = ref(refs + i * refSize), checkKey(key) != nil,
@@ -613,7 +645,8 @@ extension CompactKeyedArchive {
                 guard high < 0x80 else { return false }
                 weight = count
             case 0x6:
-                guard let (body, count) = count(start), count <= (end - body) / 2 else { return false }
+                // An empty UTF-16 string, which CF refuses, goes the ordinary way.
+                guard let (body, count) = count(start), count > 0, count <= (end - body) / 2 else { return false }
                 // The UTF-8 length, as the reader counts it; a lone surrogate goes the ordinary way.
                 var utf8 = 0
                 var at = body
@@ -636,7 +669,8 @@ extension CompactKeyedArchive {
                 }
                 weight = utf8
             case 0x8:
-                guard low + 1 <= 8, start + 2 + low <= end else { return false }
+                // UIDs past 32 bits, which CF refuses, go the ordinary way.
+                guard low + 1 <= 8, start + 2 + low <= end, be(start + 1, low + 1) <= UInt64(UInt32.max) else { return false }
             default:
                 return false
             }
