@@ -22,7 +22,8 @@ let optionSets: [KeyedArchiveReadOptions] = {
     top.topKey = "$0"
     return [.default, small, shallow, top]
 }()
-let readers = optionSets.map { _ in SmallArchiveReader() }
+// One reader per set of limits for the whole run; libFuzzer calls from one thread.
+nonisolated(unsafe) let readers = optionSets.map { _ in SmallArchiveReader() }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSmallArchive(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
