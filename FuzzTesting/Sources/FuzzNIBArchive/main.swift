@@ -1,4 +1,5 @@
 import Foundation
+import ArchiveReports
 import FuzzDriver
 import KeyedArchive
 import NIBArchive
