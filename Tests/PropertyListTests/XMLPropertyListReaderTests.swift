@@ -267,6 +267,21 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(try XMLPropertyListReader().read(Data(shorter)) == true)
     }
 
+    /// CF converts the whole name to ASCII, so a byte past 0x7F after a NUL still makes it no
+    /// encoding; ICU reads the name up to the NUL, so its length is counted there. Found by
+    /// FuzzParity (`UTF-8#\0\xAB…`).
+    @Test func anEncodingNameIsCheckedWholeForHighBytesAndMeasuredToItsFirstNUL() throws {
+        func document(_ name: [UInt8]) -> Data {
+            Data(Array("<?xml version=\"1.0\" encoding=\"".utf8) + name + Array("\"?><plist><true/></plist>".utf8))
+        }
+        let highAfterNUL = document(Array("UTF-8#".utf8) + [0x00, 0xAB])
+        #expect(throws: PropertyListError.self) { try XMLPropertyListReader().read(highAfterNUL) }
+        #expect(CoreFoundationVerdict.reads(highAfterNUL) != true)
+        let longAfterNUL = document(Array("UTF-8".utf8) + [0x00] + Array(repeating: UInt8(ascii: "a"), count: 70))
+        #expect(try XMLPropertyListReader().read(longAfterNUL) == true)
+        #expect(CoreFoundationVerdict.reads(longAfterNUL) != false)
+    }
+
     // MARK: - What CF reads though XML forbids it
 
     @Test func characterReferencesToControlCharactersAreReadAsCFReadsThem() throws {

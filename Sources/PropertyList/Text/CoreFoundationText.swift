@@ -99,10 +99,12 @@ enum CoreFoundationText {
             if b[0] | 0x20 == UInt8(ascii: "u"), b[1] | 0x20 == UInt8(ascii: "t"), b[2] | 0x20 == UInt8(ascii: "f"),
                b[3] == UInt8(ascii: "-"), b[4] == UInt8(ascii: "8") { return .utf8(skip: 0) }
         }
-        // CF hands the name on as a C string in its 8-bit encoding (ASCII here), which fails on
-        // any byte past 0x7F; ICU takes names of fewer than 60 bytes (UCNV_MAX_CONVERTER_NAME_LENGTH).
+        // CF hands the name on as a C string in its 8-bit encoding (ASCII here): the conversion
+        // fails on any byte past 0x7F in the whole name, a NUL included or not (FuzzParity found
+        // `UTF-8#\0\xAB`); ICU then takes the C string, up to its first NUL, when it is shorter than
+        // 60 bytes (UCNV_MAX_CONVERTER_NAME_LENGTH).
         let cName = bytes.prefix { $0 != 0 }
-        guard !cName.contains(where: { $0 >= 0x80 }), cName.count < 60 else { throw .unknownEncoding(name) }
+        guard !bytes.contains(where: { $0 >= 0x80 }), cName.count < 60 else { throw .unknownEncoding(name) }
         // CF looks a name up in its own table, then in ICU's, which compares names with only
         // their letters and digits, in lowercase, and no leading zeros (ICU's
         // `ucnv_io_stripASCIIForCompare`): "UTF_8", "utf8" and "U.T.F-08" are all UTF-8.
