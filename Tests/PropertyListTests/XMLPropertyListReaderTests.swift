@@ -282,6 +282,23 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(CoreFoundationVerdict.reads(longAfterNUL) != false)
     }
 
+    /// Names outside CF's short list are read as CF reads them: its own table's prefixes with a
+    /// number as `strtol` reads it (what follows the digits does not count), then ICU's aliases
+    /// by their letters and digits, never a converter option or suffix (`,x`, `/…`) that iconv
+    /// would take. `UTF-8,x` and `Shift_JIS,x` were found by FuzzParity.
+    @Test(arguments: [("ISO-8859-1,foo", true), ("iso-8859-0", false), ("iso-8859-17", false), ("ISO-8859-5", true),
+                      ("CP437,x", true), ("windows-1252,a", true), ("windows- 1251", true), ("cp-1252", true), ("Big 5", true),
+                      ("UTF-8,x", false), ("Shift_JIS,x", false), ("EUC-JP,x", false), ("UT*/F-8", true), ("IBM037", false)])
+    func anEncodingNameOutsideCFsShortListIsReadAsCFReadsIt(_ name: String, _ reads: Bool) throws {
+        let document = Data("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n<plist version=\"1.0\"><string>x</string></plist>\n".utf8)
+        if reads {
+            #expect(try XMLPropertyListReader().read(document) == "x")
+        } else {
+            #expect(throws: PropertyListError.self) { try XMLPropertyListReader().read(document) }
+        }
+        #expect(CoreFoundationVerdict.reads(document) != !reads)
+    }
+
     // MARK: - What CF reads though XML forbids it
 
     @Test func characterReferencesToControlCharactersAreReadAsCFReadsThem() throws {
