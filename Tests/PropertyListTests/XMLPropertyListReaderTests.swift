@@ -282,17 +282,34 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(CoreFoundationVerdict.reads(longAfterNUL) != false)
     }
 
-    /// Names outside CF's short list are read as CF reads them: its own table's prefixes with a
-    /// number as `strtol` reads it (what follows the digits does not count), then ICU's aliases
-    /// by their letters and digits, never a converter option or suffix (`,x`, `/…`) that iconv
-    /// would take. `UTF-8,x` and `Shift_JIS,x` were found by FuzzParity.
+    /// Names outside CF's short list are read as CF reads them, by CF's own look-up (its table's
+    /// prefixes with a number as `strtol` reads it, then ICU's aliases by their letters and
+    /// digits) and CF's converters, never iconv's options (`,x`) or leniency. `UTF-8,x`,
+    /// `Shift_JIS,x` and `+ ` in UTF-7 were found by FuzzParity.
     @Test(arguments: [("ISO-8859-1,foo", true), ("iso-8859-0", false), ("iso-8859-17", false), ("ISO-8859-5", true),
                       ("CP437,x", true), ("windows-1252,a", true), ("windows- 1251", true), ("cp-1252", true), ("Big 5", true),
-                      ("UTF-8,x", false), ("Shift_JIS,x", false), ("EUC-JP,x", false), ("UT*/F-8", true), ("IBM037", false)])
+                      ("UTF-8,x", false), ("Shift_JIS,x", false), ("EUC-JP,x", false), ("UT*/F-8", true), ("IBM037", false),
+                      ("UTF-7", true), ("GBK", true), ("KOI8-R", true)])
     func anEncodingNameOutsideCFsShortListIsReadAsCFReadsIt(_ name: String, _ reads: Bool) throws {
         let document = Data("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n<plist version=\"1.0\"><string>x</string></plist>\n".utf8)
+        try check(document, reads: reads)
+    }
+
+    /// Bytes a declared encoding cannot hold are refused as CF's converter refuses them; what
+    /// follows the declaration is given as bytes (scalars below 256).
+    @Test(arguments: [("UTF-7", "<!DOCTYPE+ plist><plist><true/></plist>", false), ("UTF-7", "<plist><string>a+AGEA-b</string></plist>", true),
+                      ("ISO-8859-8", "<plist><string>\u{BF}\u{FB}</string></plist>", false),
+                      ("Big5", "<plist><string>\u{A4}</string></plist>", false)])
+    func bytesTheDeclaredEncodingCannotHoldAreRefusedAsCFRefusesThem(_ name: String, _ rest: String, _ reads: Bool) throws {
+        let document = Data(Array("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n".utf8)
+            + rest.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
+        try check(document, reads: reads)
+    }
+
+    /// `document` is read, or refused, by this reader and by CF alike.
+    func check(_ document: Data, reads: Bool) throws {
         if reads {
-            #expect(try XMLPropertyListReader().read(document) == "x")
+            #expect(throws: Never.self) { try XMLPropertyListReader().read(document) }
         } else {
             #expect(throws: PropertyListError.self) { try XMLPropertyListReader().read(document) }
         }

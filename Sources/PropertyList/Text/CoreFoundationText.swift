@@ -1,3 +1,4 @@
+import CoreFoundation
 import Foundation
 
 /// How Core Foundation turns the bytes of a text property list into characters, before its XML
@@ -131,70 +132,32 @@ enum CoreFoundationText {
         case "macintosh", "xmacroman", "mac", "csmacintosh": return .macRoman
         case "":
             throw .unknownEncoding(name)
+        // EUC-JP: Apple's platforms read it; Linux's CF names it but converts none of its
+        // two-byte characters (row euc-jp-linux of docs/parity.md), so libxml2 converts it.
+        case "eucjp", "xeucjp", "cseucpkdfmtjapanese", "extendedunixcodepackedformatforjapanese":
+            return .declared("EUC-JP")
         default:
-            break
+            // Any other name as CF itself takes it: `CFStringConvertIANACharSetNameToEncoding`
+            // (its own table, with the `iso-8859-`, `cp` and `windows-` prefixes, then ICU's
+            // aliases), and the document converted by CF's converter for that encoding. A name
+            // handed to libxml2 instead met iconv, which reads `,` and `/` as options and
+            // converts invalid bytes differently (FuzzParity found `UTF-8,x`, `Shift_JIS,x` and
+            // `+ ` in UTF-7 read where CF refuses them).
+            guard let encoding = Self.coreFoundationEncoding(named: bytes) else { throw .unknownEncoding(name) }
+            return .foundation(encoding)
         }
-        // CF's own table next (`__CFStringEncodingGetFromCanonicalName`): "iso-8859-", "cp" and
-        // "windows-" and a number as `strtol` reads it, whatever follows the digits.
-        if let number = Self.numberAfterPrefix("iso-8859-", in: cName) {
-            guard number >= 1, number <= 16 else { throw .unknownEncoding(name) }
-            switch number {
-            case 1: return .latin1
-            case 2: return .foundation(.isoLatin2)
-            default: return .declared("ISO-8859-\(number)")
-            }
-        }
-        for prefix in ["windows-", "cp"] {
-            guard let number = Self.numberAfterPrefix(prefix, in: cName) else { continue }
-            switch number {
-            case 1250: return .foundation(.windowsCP1250)
-            case 1251: return .foundation(.windowsCP1251)
-            case 1252: return .foundation(.windowsCP1252)
-            case 1253: return .foundation(.windowsCP1253)
-            case 1254: return .foundation(.windowsCP1254)
-            case 932: return .foundation(.shiftJIS)
-            case 65001: return .utf8(skip: 0)
-            case 1..<100_000: return .declared("\(prefix == "cp" ? "CP" : "windows-")\(number)")
-            default: throw .unknownEncoding(name)
-            }
-        }
-        // Then ICU's aliases, which CF compares with the letters and digits of the name alone
-        // (`ucnv_countAliases`): libxml2 is handed those and the separators IANA names use, so
-        // that a character its converters (iconv) read as an option or a suffix (`,`, `/`) makes
-        // no encoding of a name ICU does not know either. FuzzParity found `UTF-8,x` and
-        // `Shift_JIS,x` read where CF refuses them.
-        let kept = cName.filter { c in
-            (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
-                || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
-                || c == UInt8(ascii: ".") || c == UInt8(ascii: ":")
-        }
-        return .declared(String(decoding: kept, as: Unicode.ASCII.self))
     }
 
-    /// The number `strtol` reads after `prefix` (compared without case) at the start of `name`:
-    /// white space, a sign, then decimal digits, and nothing needed after them; nil when `name`
-    /// does not start with `prefix`, 0 when no digit follows (as `strtol` gives).
-    static func numberAfterPrefix(_ prefix: String, in name: Slice<UnsafeRawBufferPointer>) -> Int? {
-        let p = Array(prefix.utf8)
-        guard name.count >= p.count else { return nil }
-        var i = name.startIndex
-        for c in p {
-            let lower = name[i] >= UInt8(ascii: "A") && name[i] <= UInt8(ascii: "Z") ? name[i] | 0x20 : name[i]
-            guard lower == c else { return nil }
-            i += 1
+    /// The encoding CF names `name` (bytes taken as ISO Latin 1, as CF's XML parser makes the
+    /// name), as Foundation's `String.Encoding`; nil when CF knows no such encoding.
+    static func coreFoundationEncoding(named name: Slice<UnsafeRawBufferPointer>) -> String.Encoding? {
+        let bytes = Array(name)
+        guard let string = CFStringCreateWithBytes(nil, bytes, bytes.count, CFStringBuiltInEncodings.isoLatin1.rawValue, false) else {
+            return nil
         }
-        while i < name.endIndex, name[i] == 0x20 || (name[i] >= 0x09 && name[i] <= 0x0D) { i += 1 }
-        var negative = false
-        if i < name.endIndex, name[i] == UInt8(ascii: "-") || name[i] == UInt8(ascii: "+") {
-            negative = name[i] == UInt8(ascii: "-")
-            i += 1
-        }
-        var value = 0
-        while i < name.endIndex, name[i] >= UInt8(ascii: "0"), name[i] <= UInt8(ascii: "9") {
-            value = min(value * 10 + Int(name[i] - UInt8(ascii: "0")), 1 << 40)
-            i += 1
-        }
-        return negative ? -value : value
+        let encoding = CFStringConvertIANACharSetNameToEncoding(string)
+        guard encoding != kCFStringEncodingInvalidId else { return nil }
+        return String.Encoding(rawValue: UInt(CFStringConvertEncodingToNSStringEncoding(encoding)))
     }
 
     /// An encoding name as ICU compares it (`ucnv_io_stripASCIIForCompare`): ASCII letters in
