@@ -114,7 +114,7 @@ extension ParityValue {
     }
 
     /// Appends the value's bytes. With `canonical`, dictionary entries are sorted by their
-    /// encoded keys, duplicate keys keep one entry (the last), set members are sorted and
+    /// encoded keys and values, every entry kept, set members are sorted and
     /// unique, and every NaN has one pattern: equal values then encode to equal bytes.
     func encode(into out: inout [UInt8], canonical: Bool = false) {
         func count(_ n: Int) { withUnsafeBytes(of: UInt32(n).littleEndian) { out.append(contentsOf: $0) } }
@@ -147,18 +147,22 @@ extension ParityValue {
         case .dictionary(let entries):
             out.append(Tag.dictionary.rawValue)
             if canonical {
-                var byKey: [[UInt8]: [UInt8]] = [:]
+                // Every entry, sorted by key and then value: both readers keep one of keys CF
+                // finds equal, but two UIDs of one value from two objects of a binary file are
+                // two keys for CF (CFEqual compares UIDs by identity), and both stay.
+                var pairs: [(key: [UInt8], value: [UInt8])] = []
                 for e in entries {
                     var k: [UInt8] = []
                     e.key.encode(into: &k, canonical: true)
                     var v: [UInt8] = []
                     e.value.encode(into: &v, canonical: true)
-                    byKey[k] = v
+                    pairs.append((k, v))
                 }
-                count(byKey.count)
-                for k in byKey.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                    out.append(contentsOf: k)
-                    out.append(contentsOf: byKey[k]!)
+                pairs.sort { $0.key != $1.key ? $0.key.lexicographicallyPrecedes($1.key) : $0.value.lexicographicallyPrecedes($1.value) }
+                count(pairs.count)
+                for pair in pairs {
+                    out.append(contentsOf: pair.key)
+                    out.append(contentsOf: pair.value)
                 }
             } else {
                 count(entries.count)
@@ -342,7 +346,8 @@ extension ParityValue {
             for i in a.indices {
                 if let d = firstDifference(cf: a[i], ours: b[i], path: path + "[\(i)]") { return d }
             }
-        case (.dictionary(let a), .dictionary(let b)):
+        case (.dictionary(let a), .dictionary(let b)) where Set(a.map(\.key.canonicalBytes)).count == a.count
+                && Set(b.map(\.key.canonicalBytes)).count == b.count:
             func byKey(_ entries: [Entry]) -> [[UInt8]: Entry] {
                 var map: [[UInt8]: Entry] = [:]
                 for e in entries { map[e.key.canonicalBytes] = e }

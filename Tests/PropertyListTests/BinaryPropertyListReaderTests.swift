@@ -96,6 +96,25 @@ func binaryError(_ bytes: [UInt8], _ options: PropertyListReadOptions = .default
         #expect(try readBinary(file, all).dictionaryValue?.count == 2)
     }
 
+    /// Two UID objects of one value are two keys for CF, whose UIDs compare by identity: both
+    /// entries stay, in order. (FuzzParity met such a dictionary; the harness now compares
+    /// dictionaries entry by entry, so that two keys that print alike are not one.)
+    @Test func twoUIDObjectsOfOneValueAreTwoKeysAsForCF() throws {
+        var file = magic
+        file += [0xD2, 1, 2, 3, 4]         // object 0 at 8: dict of keys 1, 2 and values 3, 4
+        file += [0x80, 7]                  // object 1 at 13: UID 7
+        file += [0x80, 7]                  // object 2 at 15: UID 7 again, another object
+        file += [0x51] + Array("a".utf8)   // object 3 at 17: "a"
+        file += [0x51] + Array("b".utf8)   // object 4 at 19: "b"
+        file += [8, 13, 15, 17, 19]        // offset table at 21
+        file += trailer(count: 5, tableOffset: 21)
+        let entries = try #require(try readBinary(file).dictionaryValue)
+        #expect(entries.count == 2)
+        #expect(entries.keys == [.uid(7), .uid(7)])
+        #expect(entries.values == ["a", "b"])
+        #expect(CoreFoundationVerdict.reads(Data(file)) != false)
+    }
+
     @Test func readsOddOffsetAndReferenceWidths() throws {
         // Three-byte offsets and five-byte references are legal, if unusual.
         var file = magic
