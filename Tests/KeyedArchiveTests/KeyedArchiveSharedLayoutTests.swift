@@ -64,6 +64,30 @@ import PropertyList
         }
     }
 
+    /// Damaged shared layouts, under every set of limits: each fails, or reads, the same way by
+    /// both paths (the flat scan never reads what the tree refuses, nor reads it otherwise).
+    @Test func damagedSharedLayoutsFailOrReadTheSameEitherWay() throws {
+        let original = [UInt8](try Self.relaid(try FlatDecoding.records(12), SharedLayoutWriter()))
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(truncatingIfNeeded: state >> 1)
+        }
+        var failures: [String] = []
+        for round in 0..<300 {
+            var bytes = original
+            for _ in 0...(round % 3) {
+                let at = 8 + next() % (bytes.count - 8)
+                bytes[at] = round % 4 == 0 ? bytes[at] ^ UInt8(1 << (next() % 8)) : UInt8(truncatingIfNeeded: next())
+            }
+            let (label, options) = KeyedArchiveFlatDecodingTests.optionSets[round % KeyedArchiveFlatDecodingTests.optionSets.count]
+            if let difference = FlatDecoding.difference(Data(bytes), options: options) { failures.append("round \(round), \(label): \(difference)") }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(5))")
+    }
+
     static func dictionary(_ entries: [(String, PropertyListValue)]) -> PropertyListValue {
         .dictionary(PropertyListDictionary(entries.map { (.string($0.0), $0.1) }))
     }
