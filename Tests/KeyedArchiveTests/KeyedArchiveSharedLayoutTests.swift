@@ -88,6 +88,23 @@ import PropertyList
         #expect(failures.isEmpty, "\(failures.prefix(5))")
     }
 
+    /// FuzzCheckAndUnarchive's finding: `$objects[0]` a dictionary (no "$null" first) that
+    /// UID 0 references, shared with `$objects[1]`. The flat table's readers took UID 0 for nil;
+    /// such an archive is now left to the tree's decoding, in both layouts.
+    @Test func anArchiveWithoutNullFirstIsLeftToTheTree() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FuzzRegressions/FuzzCheckAndUnarchive/crash-objects-zero-not-null")
+        let found = try Data(contentsOf: path)
+        let unshared = SharedLayoutWriter(sharesCollections: false).write(try PropertyListReader().read(found).value)
+        for data in [found, unshared] {
+            #expect(KeyedArchiveClassIndex(data: data) == nil)
+            #expect(KeyedArchiveObjectTable(data: data) == nil)
+            let archive = try KeyedArchive(data: data)
+            #expect(archive.decodedObjects.count == 5)
+            #expect(FlatDecoding.difference(data) == nil)
+        }
+    }
+
     static func dictionary(_ entries: [(String, PropertyListValue)]) -> PropertyListValue {
         .dictionary(PropertyListDictionary(entries.map { (.string($0.0), $0.1) }))
     }
