@@ -70,6 +70,9 @@ let package = Package(
         // A small NSArchiver writer and Foundation's objects as NSArchiver writes them, for tests,
         // fixtures and the benchmark; in no product (Archivist never writes typedstreams).
         .target(name: "TypedStreamFixtures"),
+        // Binary property lists in layouts other writers produce (shared collections, unusual
+        // reference widths), for tests and the benchmark; in no product.
+        .target(name: "PlistLayoutFixtures", dependencies: ["PropertyList"]),
         .target(
             name: "KeyedArchive",
             dependencies: ["PropertyList", "TypedStream", "NIBArchive", "Bookmark"]
@@ -175,6 +178,7 @@ let package = Package(
             name: "archivist-bench",
             dependencies: [
                 "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "TypedStreamFixtures", "KeyedBlobs",
+                "PlistLayoutFixtures",
                 "PostgresTable", "PostgresFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -207,12 +211,12 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "ArchiveReports", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures",
+            dependencies: ["KeyedArchive", "ArchiveReports", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures", "PlistLayoutFixtures",
                            "NIBArchive", "Bookmark", "BlobFixtures"]
         ),
         .testTarget(
             name: "ArchivePayloadTests",
-            dependencies: ["ArchivePayload", "ArchiveReports", "KeyedArchive", "PropertyList", "TypedStreamFixtures"]
+            dependencies: ["ArchivePayload", "ArchiveReports", "KeyedArchive", "PropertyList", "TypedStreamFixtures", "PlistLayoutFixtures"]
         ),
         .testTarget(
             name: "CoreDataModelTests",
@@ -265,7 +269,7 @@ let package = Package(
         .testTarget(
             name: "ArchivistCLITests",
             dependencies: ["PropertyList", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "Sweep", "KeyedArchive", "PostgresTable",
-                           "TypedStreamFixtures",
+                           "TypedStreamFixtures", "PlistLayoutFixtures",
                            "PostgresFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],

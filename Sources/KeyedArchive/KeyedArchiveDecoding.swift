@@ -110,6 +110,11 @@ struct KeyedArchiveDecoding {
         // unarchiver requires neither (it takes any reference to a "$null" for nil), so an
         // archive without it is read, its UID 0 an object like any other.
         zeroIsNull = raw.count > 0 && !raw.isFlatDictionary(0) && raw[0] == .string("$null")
+        // The flat table's readers (the class index's walk, `KeyedArchiveObjectTable.Reader`)
+        // take UID 0 for nil: an archive without "$null" first is left to the tree's decoding.
+        if flat != nil, !zeroIsNull {
+            throw KeyedArchiveError(.malformed, "$objects[0] is not \"$null\"; read without the flat table")
+        }
         guard raw.count <= options.propertyList.maximumObjectCount else {
             throw KeyedArchiveError(.limitExceeded, "$objects holds \(raw.count) entries, over the limit of \(options.propertyList.maximumObjectCount)")
         }

@@ -61,10 +61,10 @@ extension BinaryPropertyListParser {
         try firstVisit(index)
         try grow(by: Weight(values: 1, bytes: 0), index: index)
         let refSize = trailer.objectRefSize
-        // The entries of every dictionary element: each takes two references of the file, and
-        // each dictionary is scanned once (a second visit stops the scan), so the references
-        // the file holds bound them. Reserved at that bound, which costs address space only,
-        // rather than counted in a pass of their own over every element.
+        // The entries of every dictionary element: each takes two references of the file, so
+        // the references the file holds bound them when no dictionary is shared (a shared one
+        // is appended at each use, and the array grows). Reserved at that bound, which costs
+        // address space only, rather than counted in a pass of their own over every element.
         let entryBound = min((trailer.offsetTableOffset - BinaryPropertyListTrailer.headerSize) / (2 * refSize), Int(Int32.max))
         var table = FlatObjectTable(kinds: [], values: [], entryStart: [], entries: [], keys: [], uids: [], others: [],
                                     scalars: FlatScalarReader(data: data, options: options, trailer: trailer, elementRefs: refs))
@@ -92,7 +92,7 @@ extension BinaryPropertyListParser {
             } else {
                 // Collections other than dictionaries are no archived objects; the ordinary
                 // reader takes a file that holds one.
-                table.kinds.append(try scanScalar(element, at: start))
+                table.kinds.append(try scanScalar(element, at: start, scan: &scan))
             }
             guard table.uids.count <= Int(Int32.max), table.others.count <= Int(Int32.max) else { throw Self.notFlat }
             table.entryStart.append(Int32(truncatingIfNeeded: table.entries.count))
@@ -102,10 +102,49 @@ extension BinaryPropertyListParser {
     }
 
     /// Checks scalar object `index` (at byte `start`) as `read` reads it, and counts it, without
-    /// building its value; gives its kind.
+    /// building its value; gives its kind. A scalar met again is counted again, as the reader
+    /// counts every use of a shared object (`scalarWeightOnUse`).
     @inline(__always)
-    mutating func scanScalar(_ index: Int, at start: Int) throws(PropertyListError) -> FlatElementKind {
-        try checkScalar(index, at: start)
+    mutating func scanScalar(_ index: Int, at start: Int, scan: inout FlatScan) throws(PropertyListError) -> FlatElementKind {
+        var kind = FlatElementKind.other
+        let weight = try scalarWeightOnUse(index, at: start, kind: &kind, scan: &scan)
+        try grow(by: weight, index: index)
+        return kind
+    }
+
+    /// `scalarWeight`, for one use of scalar `index`. A string or data of more than
+    /// `largeScalarBytes` is marked as read, and its weight kept when it is met a second time,
+    /// so that a large scalar referenced many times is measured at most twice: the work stays
+    /// proportional to the file, while every use still counts against the expansion limit.
+    @inline(__always)
+    mutating func scalarWeightOnUse(_ index: Int, at start: Int, kind: inout FlatElementKind,
+                                    scan: inout FlatScan) throws(PropertyListError) -> Weight {
+        if wasVisited(index), let known = scan.largeScalars[index] {
+            kind = known.kind
+            return known.weight
+        }
+        let weight = try scalarWeight(index, at: start, kind: &kind)
+        if weight.bytes > Self.largeScalarBytes {
+            if wasVisited(index) {
+                scan.largeScalars[index] = (weight, kind)
+            } else {
+                markVisited(index)
+            }
+        }
+        return weight
+    }
+
+    /// Whether object `index` was marked as read (`firstVisit`, `markVisited`).
+    @inline(__always)
+    func wasVisited(_ index: Int) -> Bool {
+        seen[index >> 6] & (UInt64(1) << UInt64(index & 63)) != 0
+    }
+
+    /// Marks object `index` as read without refusing one read before: the flat scan's shared
+    /// objects, which it reads again or reuses, and counts at every use.
+    @inline(__always)
+    mutating func markVisited(_ index: Int) {
+        seen[index >> 6] |= UInt64(1) << UInt64(index & 63)
     }
 
     /// What `readScalar` accepts, and the weight of what it would read; anything it refuses
@@ -190,8 +229,17 @@ extension BinaryPropertyListParser {
     }
 
     /// What the flat scan keeps between dictionaries.
+    ///
+    /// Writers may share any object between collections (CPython's plistlib writes one `NS.keys`
+    /// array for all dictionaries with the same keys, and one object for equal scalars). The
+    /// scan reads a shared object once where it can and counts it at every use, as the reader's
+    /// memoized reads count it: a UID array is reused from `FlatObjectTable.uids`, another
+    /// collection value from `others`, a large scalar's weight is kept, and a dictionary of
+    /// `$objects` met twice is scanned again (its entries again, each counted).
     struct FlatScan {
-        /// Per object index: its slot in `FlatObjectTable.keys`, or -1 when not yet read as a key.
+        /// Per object index: for a key, its slot in `FlatObjectTable.keys` (0 or more); for a UID
+        /// array already scanned, -2 minus its start in `FlatObjectTable.uids`; otherwise -1.
+        /// (A key is a string, so no object has both.)
         var keySlots: [Int32]
         /// Per key slot: what reading the key adds to the expanded size.
         var keyWeights: [Weight] = []
@@ -201,6 +249,11 @@ extension BinaryPropertyListParser {
         var stamp: Int32 = 0
         /// The slot of each key string read, to find two key objects with one string.
         var slotByString: [String: Int32] = [:]
+        /// Collection values read into `FlatObjectTable.others`, by object index: where, and
+        /// what reading them added to the expanded size, counted again at each later use.
+        var otherValues: [Int: (slot: Int, weight: Weight)] = [:]
+        /// Large scalars met twice, by object index (`scalarWeightOnUse`).
+        var largeScalars: [Int: (weight: Weight, kind: FlatElementKind)] = [:]
 
         init(objectCount: Int) {
             keySlots = Array(repeating: -1, count: objectCount)
@@ -228,7 +281,11 @@ extension BinaryPropertyListParser {
         guard !overflow, pairs <= (end - body) / refSize else { throw Self.notFlat }
         guard depth < options.maximumDepth else { throw Self.notFlat }
         try enter(index)
-        try firstVisit(index)
+        // A dictionary that two elements of `$objects` reference is scanned at each: its entries
+        // are appended again, and counted again, as the reader counts a shared dictionary. The
+        // work is what the expansion limit allows. (A collection value that also references it
+        // is left to the reader: `firstVisit` then stops the scan.)
+        markVisited(index)
         // The dictionary, its keys and its UID values.
         var weight = Weight(values: 1, bytes: 0)
         // Keys: each distinct key object is read once; every use adds its weight, as the
@@ -281,18 +338,16 @@ extension BinaryPropertyListParser {
                 entry.payload = be(valueStart + 1, size)
                 guard entry.payload <= UInt64(UInt32.max) else { throw Self.notFlat }
             case 0xA:
-                if let range = try scanArray(valueIndex, at: valueStart, depth: depth + 1, into: &table) {
+                if let range = try scanArray(valueIndex, at: valueStart, depth: depth + 1, into: &table, scan: &scan) {
                     entry.kind = .uids
                     entry.payload = UInt64(range.lowerBound) << 32 | UInt64(range.count)
                 } else {
                     entry.kind = .value
-                    entry.payload = UInt64(table.others.count)
-                    table.others.append(try object(valueIndex, depth: depth + 1))
+                    entry.payload = UInt64(try otherValue(valueIndex, depth: depth + 1, into: &table, scan: &scan))
                 }
             case 0xC, 0xD:
                 entry.kind = .value
-                entry.payload = UInt64(table.others.count)
-                table.others.append(try object(valueIndex, depth: depth + 1))
+                entry.payload = UInt64(try otherValue(valueIndex, depth: depth + 1, into: &table, scan: &scan))
             default:
                 if keepingValues {
                     entry.kind = .value
@@ -302,8 +357,7 @@ extension BinaryPropertyListParser {
                 }
                 // A scalar: checked and counted here, read from the file when asked for.
                 var kind = FlatElementKind.other
-                let w = try scalarWeight(valueIndex, at: valueStart, kind: &kind)
-                if w.bytes > Self.largeScalarBytes { try firstVisit(valueIndex) }
+                let w = try scalarWeightOnUse(valueIndex, at: valueStart, kind: &kind, scan: &scan)
                 let (v, o1) = weight.values.addingReportingOverflow(w.values)
                 let (b, o2) = weight.bytes.addingReportingOverflow(w.bytes)
                 guard !o1, !o2 else { throw Self.notFlat }
@@ -318,10 +372,36 @@ extension BinaryPropertyListParser {
         leave(index)
     }
 
+    /// A collection value that is not a UID array, read as the reader reads it into
+    /// `table.others`, or reused from there when another entry referenced it before (and
+    /// counted again, as the reader's memoized reads count a shared object): its slot there.
+    mutating func otherValue(_ index: Int, depth: Int, into table: inout FlatObjectTable,
+                             scan: inout FlatScan) throws(PropertyListError) -> Int {
+        if wasVisited(index), let known = scan.otherValues[index] {
+            try grow(by: known.weight, index: index)
+            return known.slot
+        }
+        let before = expanded
+        let value = try object(index, depth: depth)
+        let slot = table.others.count
+        table.others.append(value)
+        scan.otherValues[index] = (slot, Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes))
+        return slot
+    }
+
     /// An array value (at byte `start`) holding only UIDs, appended to `table.uids`: where they
-    /// are. Nil for any other array, which the caller reads as the reader reads it.
-    mutating func scanArray(_ index: Int, at start: Int, depth: Int, into table: inout FlatObjectTable) throws(PropertyListError) -> Range<Int>? {
+    /// are. Nil for any other array, which the caller reads as the reader reads it. An array
+    /// scanned before (shared between dictionaries) is reused where it is, and counted again.
+    mutating func scanArray(_ index: Int, at start: Int, depth: Int, into table: inout FlatObjectTable,
+                            scan: inout FlatScan) throws(PropertyListError) -> Range<Int>? {
         let (count, body) = try count(Int(bytes[start] & 0x0F), at: start, index: index)
+        let known = scan.keySlots[index]
+        if known <= -2 {
+            guard depth < options.maximumDepth else { throw Self.notFlat }
+            try grow(by: Weight(values: 1 + count, bytes: 0), index: index)
+            let first = Int(-2 - known)
+            return first..<first + count
+        }
         let refSize = trailer.objectRefSize
         let end = trailer.offsetTableOffset
         guard count > 0, count <= (end - body) / refSize, table.uids.count <= Int(Int32.max) - count else { return nil }
@@ -349,6 +429,8 @@ extension BinaryPropertyListParser {
         // The array and its UIDs: one value each.
         try grow(by: Weight(values: 1 + count, bytes: 0), index: index)
         leave(index)
+        // Its start, for another dictionary that references it (`FlatScan.keySlots`).
+        if first <= Int(Int32.max) - 2 { scan.keySlots[index] = Int32(-2 - first) }
         return first..<first + count
     }
 }

@@ -7,9 +7,12 @@
 ///
 /// The scan reads exactly what `BinaryPropertyListReader` reads, with the same checks and
 /// the same limits, so it succeeds only where the reader succeeds and its values are the
-/// values the reader gives. Whatever it does not handle (a top level that is not a dictionary,
-/// `$objects` that is not an array, a collection or large scalar referenced twice) makes it
-/// return nil, and the caller reads the file the ordinary way, which also reports any error.
+/// values the reader gives. Objects a writer shares (one `NS.keys` array for many dictionaries,
+/// as CPython's plistlib writes it; one object for equal scalars) are read once and counted at
+/// every use, as the reader counts them (see `FlatScan`). Whatever it does not handle (a top
+/// level that is not a dictionary, `$objects` that is not an array, an object shared inside a
+/// collection value) makes it return nil, and the caller reads the file the ordinary way,
+/// which also reports any error.
 package struct FlatKeyedArchive: Sendable {
     /// The top-level dictionary's keys, as read.
     package var topKeys: [PropertyListValue]
