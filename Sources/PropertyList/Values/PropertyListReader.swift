@@ -33,8 +33,13 @@ public struct PropertyListReader: Sendable {
     /// `read(_:fileExtension:)`, adding what the reader accepted but a person should know (a
     /// key repeated in a dictionary) to `warnings`.
     ///
-    /// - Parameter preferringJSON: try JSON first when the text may be JSON, for input that is
-    ///   JSON by contract (what `unarchive --to json` writes, read back by `archive -`).
+    /// - Parameters:
+    ///   - data: the bytes of the property list.
+    ///   - fileExtension: the extension of the file they came from, if any (a `.json` file is
+    ///     read as JSON).
+    ///   - preferringJSON: try JSON first when the text may be JSON, for input that is JSON by
+    ///     contract (what `unarchive --to json` writes, read back by `archive -`).
+    ///   - warnings: where what the reader accepted but a person should know is added.
     public func read(_ data: Data, fileExtension: String? = nil, preferringJSON: Bool = false,
                      warnings: inout [PropertyListWarning]) throws(PropertyListError) -> (value: PropertyListValue, format: PropertyListFormat) {
         try options.checkInputSize(data.count)
