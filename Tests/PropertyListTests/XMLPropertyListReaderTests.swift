@@ -316,6 +316,21 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(CoreFoundationVerdict.reads(document) != !reads)
     }
 
+    /// CF drops one leading U+FEFF from each string and key, however it was written (raw, in
+    /// CDATA, as a character reference, before an entity), and keeps one that follows anything
+    /// else. Found by FuzzParity.
+    @Test(arguments: [("<string>\u{FEFF}x</string>", "x"), ("<string>\u{FEFF}\u{FEFF}x</string>", "\u{FEFF}x"),
+                      ("<string><![CDATA[\u{FEFF}x]]></string>", "x"), ("<string>&#xFEFF;x</string>", "x"),
+                      ("<string>\u{FEFF}&amp;x</string>", "&x"), ("<string>&amp;\u{FEFF}x</string>", "&\u{FEFF}x"),
+                      ("<string> \u{FEFF}x</string>", " \u{FEFF}x"), ("<string>\u{FEFF}</string>", "")])
+    func aStringsLeadingFEFFIsDroppedAsCFDropsIt(_ element: String, _ expected: String) throws {
+        let document = Data(applePlist(element).utf8)
+        #expect(try XMLPropertyListReader().read(document) == .string(expected))
+        #expect(CoreFoundationVerdict.reads(document) != false)
+        let key = Data(applePlist("<dict><key>\u{FEFF}k</key><true/></dict>").utf8)
+        #expect(try XMLPropertyListReader().read(key) == ["k": true])
+    }
+
     // MARK: - What CF reads though XML forbids it
 
     @Test func characterReferencesToControlCharactersAreReadAsCFReadsThem() throws {

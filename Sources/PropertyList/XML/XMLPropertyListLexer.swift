@@ -516,12 +516,18 @@ struct XMLPropertyListLexer {
                 pos += 1
             }
         }
-        let bytes: UnsafeBufferPointer<UInt8>
+        var bytes: UnsafeBufferPointer<UInt8>
         if plain {
             bytes = UnsafeBufferPointer(rebasing: text[start..<pos])
         } else {
             scratch.append(contentsOf: UnsafeBufferPointer(rebasing: text[mark..<pos]))
             bytes = scratch.withUnsafeBufferPointer { $0 }
+        }
+        // CF makes the string with CFStringCreateWithBytes, which takes a leading U+FEFF for a
+        // byte-order mark and drops it: one, however it was written (raw, in CDATA, as `&#xFEFF;`).
+        // FuzzParity found a key that started with one.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
+            bytes = UnsafeBufferPointer(rebasing: bytes[3...])
         }
         decodedSize += bytes.count
         guard decodedSize <= options.maximumDecodedSize else {
