@@ -289,7 +289,8 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
     @Test(arguments: [("ISO-8859-1,foo", true), ("iso-8859-0", false), ("iso-8859-17", false), ("ISO-8859-5", true),
                       ("CP437,x", true), ("windows-1252,a", true), ("windows- 1251", true), ("cp-1252", true), ("Big 5", true),
                       ("UTF-8,x", false), ("Shift_JIS,x", false), ("EUC-JP,x", false), ("UT*/F-8", true), ("IBM037", false),
-                      ("UTF-7", true), ("GBK", true), ("KOI8-R", true)])
+                      ("UTF-7", true), ("GBK", true), ("KOI8-R", true), ("ISO-8859-1e" + String(repeating: "`", count: 140), true),
+                      ("UTF-8" + String(repeating: "-", count: 70), false), ("", false)])
     func anEncodingNameOutsideCFsShortListIsReadAsCFReadsIt(_ name: String, _ reads: Bool) throws {
         let document = Data("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n<plist version=\"1.0\"><string>x</string></plist>\n".utf8)
         try check(document, reads: reads)

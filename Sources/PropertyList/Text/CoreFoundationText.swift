@@ -100,16 +100,16 @@ enum CoreFoundationText {
             if b[0] | 0x20 == UInt8(ascii: "u"), b[1] | 0x20 == UInt8(ascii: "t"), b[2] | 0x20 == UInt8(ascii: "f"),
                b[3] == UInt8(ascii: "-"), b[4] == UInt8(ascii: "8") { return .utf8(skip: 0) }
         }
-        // CF hands the name on as a C string in its 8-bit encoding (ASCII here): the conversion
-        // fails on any byte past 0x7F in the whole name, a NUL included or not (FuzzParity found
-        // `UTF-8#\0\xAB`); ICU then takes the C string, up to its first NUL, when it is shorter than
-        // 60 bytes (UCNV_MAX_CONVERTER_NAME_LENGTH).
+        // The names this switch knows are ICU's aliases, compared with only their letters and
+        // digits, in lowercase, and no leading zeros (ICU's `ucnv_io_stripASCIIForCompare`):
+        // "UTF_8", "utf8" and "U.T.F-08" are all UTF-8. ICU takes a name only as an ASCII C string
+        // (a byte past 0x7F anywhere, even past a NUL, fails CF's conversion: FuzzParity found
+        // `UTF-8#\0\xAB`) shorter than 60 bytes up to its first NUL (UCNV_MAX_CONVERTER_NAME_LENGTH).
+        // Any other name is CF's to judge (below): its own table's prefixes take names of any
+        // length (`ISO-8859-1e````…`, found by FuzzParity).
         let cName = bytes.prefix { $0 != 0 }
-        guard !bytes.contains(where: { $0 >= 0x80 }), cName.count < 60 else { throw .unknownEncoding(name) }
-        // CF looks a name up in its own table, then in ICU's, which compares names with only
-        // their letters and digits, in lowercase, and no leading zeros (ICU's
-        // `ucnv_io_stripASCIIForCompare`): "UTF_8", "utf8" and "U.T.F-08" are all UTF-8.
-        switch icuComparable(bytes) {
+        let icuTakesIt = !bytes.contains(where: { $0 >= 0x80 }) && cName.count < 60
+        switch icuTakesIt ? icuComparable(bytes) : "" {
         case "utf8": return .utf8(skip: 0)
         // The UTF-16 and UTF-32 names CF knows: without a mark (one would have been found
         // above), in the machine's order, which "<?xml" in one-byte characters never is.
@@ -130,8 +130,6 @@ enum CoreFoundationText {
         case "windows1254", "cp1254": return .foundation(.windowsCP1254)
         case "iso88592", "latin2", "l2", "iso885921987", "isoir101", "csisolatin2": return .foundation(.isoLatin2)
         case "macintosh", "xmacroman", "mac", "csmacintosh": return .macRoman
-        case "":
-            throw .unknownEncoding(name)
         // EUC-JP: Apple's platforms read it; Linux's CF names it but converts none of its
         // two-byte characters (row euc-jp-linux of docs/parity.md), so libxml2 converts it.
         case "eucjp", "xeucjp", "cseucpkdfmtjapanese", "extendedunixcodepackedformatforjapanese":
