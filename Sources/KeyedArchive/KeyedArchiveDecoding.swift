@@ -240,6 +240,7 @@ struct KeyedArchiveDecoding {
             // An object is a dictionary of string keys with a `$class` reference; any other
             // dictionary is a value that Foundation's unarchiver hands back as it is.
             guard case .uid(let classUID)? = d["$class"], d.keys.allSatisfy({ $0.stringValue != nil }) else {
+                guard options.keepsEntriesThatAreNoObjects else { throw Self.noObject(d, uid: uid) }
                 return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .propertyList(value))
             }
             let (archivedClass, decoder, _) = try archivedClass(classUID, objectUID: uid)
@@ -259,8 +260,25 @@ struct KeyedArchiveDecoding {
             return object
         case .array, .set, .uid, .null, .invalidUTF16String:
             // Handed back as it is, as Foundation's unarchiver does (`__SwiftValue.store`).
+            guard options.keepsEntriesThatAreNoObjects else {
+                throw KeyedArchiveError(.malformed, "object is \(article(value.typeName)); objects are strings, numbers, data or dictionaries with a $class", objectUID: uid)
+            }
             return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .propertyList(value))
         }
+    }
+
+    /// The error for a dictionary of `$objects`, referenced as an object, that is none.
+    static func noObject(_ d: PropertyListDictionary, uid: Int) -> KeyedArchiveError {
+        guard let classValue = d["$class"] else {
+            if d["$classname"] != nil {
+                return KeyedArchiveError(.malformed, "a class description is used as an object", objectUID: uid)
+            }
+            return KeyedArchiveError(.malformed, "object has no $class", objectUID: uid)
+        }
+        guard case .uid = classValue else {
+            return KeyedArchiveError(.malformed, "$class is \(article(classValue.typeName)), not a UID", objectUID: uid)
+        }
+        return KeyedArchiveError(.malformed, "object has a key that is not a string", objectUID: uid)
     }
 
     /// Whether `$version` is what Foundation's unarchiver takes for 100000: a number whose
@@ -292,6 +310,12 @@ struct KeyedArchiveDecoding {
         // value (see `decodeObject`).
         guard classEntry < end, flatEntries[classEntry].kind == .uid,
               !flatHasNonStringKeys || (start..<end).allSatisfy({ flatKeyFields[Int(flatEntries[$0].key)] != nil }) else {
+            guard options.keepsEntriesThatAreNoObjects else {
+                guard case .dictionary(let d) = raw.dictionary(uid) else {
+                    throw KeyedArchiveError(.malformed, "object has no $class", objectUID: uid)
+                }
+                throw Self.noObject(d, uid: uid)
+            }
             return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .propertyList(raw.dictionary(uid)))
         }
         let classUID = flatEntries[classEntry].payload

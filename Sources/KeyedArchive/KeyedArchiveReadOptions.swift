@@ -18,6 +18,13 @@ public struct KeyedArchiveReadOptions: Sendable, Hashable {
     public var nibArchive: NIBArchiveReadOptions = .default
     /// Limits for bookmark data found in archives and plists.
     public var bookmark: BookmarkReadOptions = .default
+    /// Hand back an entry of `$objects` that is referenced as an object but is none (a
+    /// dictionary without a `$class` UID or with a key that is not a string, an array, a UID) as
+    /// the value it is (`ArchivedContent.propertyList`), as Foundation's `NSKeyedUnarchiver`
+    /// does. Off by default: NSKeyedArchiver never writes one, and the project's conformance
+    /// contract asks for such an archive to be refused as malformed (docs/parity.md); the
+    /// parity harness turns it on to compare with Foundation.
+    public var keepsEntriesThatAreNoObjects: Bool = false
 
     public init() {}
 

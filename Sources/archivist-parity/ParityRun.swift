@@ -39,20 +39,21 @@ struct ParityRun {
     /// Archivist's answer for `bytes` as a keyed archive: accepted (no value compared) or refused.
     static func archivistArchiveOutcome(_ bytes: [UInt8]) -> ParityOutcome {
         do {
-            _ = try KeyedArchive(data: Data(bytes))
+            // Foundation's unarchiver hands back entries that are no objects; so does this
+            // (the default refuses them: docs/parity.md).
+            var options = KeyedArchiveReadOptions()
+            options.keepsEntriesThatAreNoObjects = true
+            _ = try KeyedArchive(data: Data(bytes), options: options)
             return .accepted(format: .binary, value: .null)
         } catch {
             return .refused(message: error.description)
         }
     }
 
+    /// The readers' answer in CF's mode (`readsBeyondCoreFoundation` off); the default reading
+    /// is held to it by `BeyondCoreFoundationCheck`.
     static func archivistOutcome(_ bytes: [UInt8]) -> ParityOutcome {
-        do {
-            let (value, format) = try PropertyListReader().read(Data(bytes))
-            return .accepted(format: ParityFormat(format), value: ParityValue(value))
-        } catch {
-            return .refused(message: error.description)
-        }
+        BeyondCoreFoundationCheck.coreFoundationOutcome(bytes)
     }
 
     func run() throws -> Int32 {
@@ -80,6 +81,8 @@ struct ParityRun {
         var byMutation: [String: (count: Int, example: String)] = [:]
         var inputs = 0
         var archiveInputs = 0
+        var beyondWarned = 0
+        var beyondUnwarned: [(key: String, what: String)] = []
         var files = 0
         var missing = 0
 
@@ -122,6 +125,13 @@ struct ParityRun {
                     comparison = Self.archiveComparison(comparison, cf: cf, ours: ours)
                 }
                 tally[comparison, default: 0] += 1
+                if c.request == .propertyList {
+                    switch BeyondCoreFoundationCheck.verdict(c.bytes, coreFoundationMode: ours) {
+                    case .same: break
+                    case .warned: beyondWarned += 1
+                    case .unwarned(let what): beyondUnwarned.append((key, what))
+                    }
+                }
                 guard comparison.isDifference else { continue }
                 if let row = known.row(for: key, cf: cf, ours: ours) {
                     explained[row.name, default: 0] += 1
@@ -159,9 +169,11 @@ struct ParityRun {
         for (group, n) in byMutation.sorted(by: { $0.value.count > $1.value.count }) {
             print("\(n.count)\t\(group)\t(e.g. \(n.example))")
         }
-        let differences = unexplainedCount.values.reduce(0, +)
+        for (key, what) in beyondUnwarned.prefix(max(settings.show, 5)) { print("beyond CF without a warning: \(key): \(what)") }
+        let differences = unexplainedCount.values.reduce(0, +) + beyondUnwarned.count
         print("archivist-parity: \(inputs) inputs from \(files) corpus files (\(missing) listed but absent) in \(String(format: "%.1f", seconds)) s; CF worker started \(oracle.starts) times")
         print("  of which \(archiveInputs) keyed archives given to NSKeyedUnarchiver and KeyedArchive")
+        print("  the default reading (beyond CF where CF refuses): \(beyondWarned) read with a warning, \(beyondUnwarned.count) differ without one")
         for comparison in Comparison.allCases {
             let n = tally[comparison, default: 0]
             guard n > 0 else { continue }

@@ -41,7 +41,7 @@ struct CorpusTests {
         for entry in files {
             let data = try Data(contentsOf: entry.url)
             let theirs = CoreFoundationVerdict.reads(data) ?? false
-            let ours = (try? PropertyListReader().read(data)) != nil
+            let ours = (try? PropertyListReader(options: .coreFoundation).read(data)) != nil
             if theirs { readByCF += 1 }
             if theirs != ours { disagreements.append("\(entry.path): CF \(theirs ? "reads" : "refuses"), we \(ours ? "read" : "refuse")") }
         }

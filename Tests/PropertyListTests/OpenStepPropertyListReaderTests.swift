@@ -142,7 +142,7 @@ private func cfDictionary(_ entries: [(String, PropertyListValue)]) -> PropertyL
 
     @Test func unquotedStringsAreASCIIAsInCF() {
         // CF's unquoted characters are ASCII letters, digits and _$/:.- (CFOldStylePList.c).
-        #expect(throws: PropertyListError.self) { try read("{ not_quoted = クオート無し; }") }
+        #expect(throws: PropertyListError.self) { try read("{ not_quoted = クオート無し; }", options: .coreFoundation) }
     }
 
     /// Without a mark, CF reads UTF-8; a NUL in the first two bytes makes it skip those two
@@ -153,7 +153,7 @@ private func cfDictionary(_ entries: [(String, PropertyListValue)]) -> PropertyL
     func textWithoutAByteOrderMarkIsReadAsCFReadsIt(encoding: String.Encoding, read expected: Bool) throws {
         let text = "{ \"clé\" = \"värde 😀\"; }"
         let data = try #require(text.data(using: encoding))
-        let result = Result { () throws(PropertyListError) in try OpenStepPropertyListReader().read(data) }
+        let result = Result { () throws(PropertyListError) in try OpenStepPropertyListReader(options: .coreFoundation).read(data) }
         switch result {
         // In UTF-16LE, the lost "{" leaves a strings file whose "}" CF ignores.
         case .success(let value): #expect(expected && value == Self.dictionary([("clé", "värde 😀")]))
@@ -187,7 +187,7 @@ private func cfDictionary(_ entries: [(String, PropertyListValue)]) -> PropertyL
     @Test func gnustepTypedValuesAreRefusedAsCFRefusesThem() {
         // `<*I87>` and `<[AAEC]>` are no hex data to CF.
         for text in ["( <*I87> )", "<*BY>", "( <[AAEC]> )", "<*D2011-11-28 09:21:30 +0000>"] {
-            #expect(throws: PropertyListError.self, "\(text)") { try read(text) }
+            #expect(throws: PropertyListError.self, "\(text)") { try read(text, options: .coreFoundation) }
         }
     }
 
@@ -278,7 +278,7 @@ private func cfDictionary(_ entries: [(String, PropertyListValue)]) -> PropertyL
     @Test(arguments: corrupt)
     func corruptInputIsRefused(_ input: Corrupt) {
         #expect {
-            try OpenStepPropertyListReader().read(Data(input.bytes))
+            try OpenStepPropertyListReader(options: .coreFoundation).read(Data(input.bytes))
         } throws: { error in
             (error as? PropertyListError)?.code == input.code
         }
@@ -408,7 +408,7 @@ private func cfDictionary(_ entries: [(String, PropertyListValue)]) -> PropertyL
         for row in rows {
             guard let data = OpenStepCorpus.file(row.path) else { continue }
             let theirs = CoreFoundationVerdict.reads(data) ?? false
-            let ours = (try? PropertyListReader().read(data)) != nil
+            let ours = (try? PropertyListReader(options: .coreFoundation).read(data)) != nil
             if ours { read += 1 }
             if theirs != ours { disagreements.append("\(row.path): CF \(theirs ? "reads" : "refuses"), we \(ours ? "read" : "refuse")") }
         }
@@ -429,7 +429,7 @@ private func cfDictionary(_ entries: [(String, PropertyListValue)]) -> PropertyL
         var refused = 0
         for name in names {
             guard let data = OpenStepCorpus.file("dd-plist/test-ascii-\(name).plist") else { continue }
-            let error = #expect(throws: PropertyListError.self) { try OpenStepPropertyListReader().read(data) }
+            let error = #expect(throws: PropertyListError.self) { try OpenStepPropertyListReader(options: .coreFoundation).read(data) }
             #expect(error?.message.contains("'ク'") == true, "\(name): \(String(describing: error))")
             refused += 1
         }

@@ -119,7 +119,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         "<data/>",  // an empty <data/> (but <data></data> is empty data)
     ])
     func whatCFRefusesIsRefused(body: String) {
-        #expect(throws: PropertyListError.self) { try readXML(applePlist(body)) }
+        #expect(throws: PropertyListError.self) { try readXML(applePlist(body), options: .coreFoundation) }
     }
 
     @Test func aDictionaryKeepsDuplicateKeysInTheOrderReadWhenAskedTo() throws {
@@ -781,7 +781,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
             let data = try Data(contentsOf: entry.url)
             let theirs = CoreFoundationVerdict.reads(data) ?? false
             do throws(PropertyListError) {
-                _ = try PropertyListReader().read(data)
+                _ = try PropertyListReader(options: .coreFoundation).read(data)
                 if !theirs { disagreements.append("\(entry.path): we read what CF refuses") }
             } catch {
                 if theirs { disagreements.append("\(entry.path): we refuse what CF reads: \(error)") }
@@ -799,11 +799,11 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         let files = SharedCorpus.entries { $0.path.hasPrefix("dd-plist/test-xml-utf-") }
         #expect(files.count == 8)
         let marked = files.filter { $0.path.hasSuffix("-bom.plist") }
-        let values = try marked.map { try XMLPropertyListReader().read(Data(contentsOf: $0.url)) }
+        let values = try marked.map { try XMLPropertyListReader(options: .coreFoundation).read(Data(contentsOf: $0.url)) }
         #expect(marked.count == 4)
         #expect(Set(values).count == 1)
         for unmarked in files where !unmarked.path.hasSuffix("-bom.plist") {
-            #expect(throws: PropertyListError.self, "\(unmarked.path)") { try PropertyListReader().read(Data(contentsOf: unmarked.url)) }
+            #expect(throws: PropertyListError.self, "\(unmarked.path)") { try PropertyListReader(options: .coreFoundation).read(Data(contentsOf: unmarked.url)) }
         }
     }
 
@@ -814,7 +814,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         for entry in files {
             let data = try Data(contentsOf: entry.url)
             guard let theirs = try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) else { continue }
-            let ours = try XMLPropertyListReader().read(data)
+            let ours = try XMLPropertyListReader(options: .coreFoundation).read(data)
             if !sameAsFoundation(theirs, ours) { disagreements.append(entry.path) }
         }
         #expect(disagreements.isEmpty, "\(disagreements)")

@@ -74,8 +74,8 @@ enum Expectation: Equatable, CustomStringConvertible {
     ///
     /// Where Core Foundation judges a file otherwise than the index (which records what
     /// plistlib and other tools make of it), CF's verdict wins, as sweep reads as CF reads.
-    /// Broken archives of the index that Foundation's NSKeyedUnarchiver reads.
-    static let archivesFoundationReads: Set<String> = ["bpylist2/missing_uid_archive.plist"]
+    /// (A broken archive of the index that Foundation's NSKeyedUnarchiver reads is refused as the
+    /// index says: docs/parity.md, `keepsEntriesThatAreNoObjects`.)
 
     static func of(_ entry: SharedCorpus.Entry) -> Expectation {
         let format: PropertyListFormat
@@ -106,9 +106,6 @@ enum Expectation: Equatable, CustomStringConvertible {
                 }
             }
         }
-        // A file the index calls a broken archive that Foundation's NSKeyedUnarchiver reads, as
-        // archivist-parity finds (KeyedArchiveCorpusTests.readByFoundation says why).
-        if entry.invalidLevel == "archive", Self.archivesFoundationReads.contains(entry.path) { return .item(.keyedArchive, format) }
         switch entry.deliberatelyInvalid {
         case "ambiguous": return .either([.plist, .unreadable], format)
         case "yes": return format == .openStep ? .noise : .item(.unreadable, format)

@@ -21,12 +21,10 @@ public func fuzzParity(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let oracle else { fatalError("Core Foundation's functions are not in this process") }
     let bytes = start.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
     let cf = bytes.withUnsafeBytes { oracle.read($0) }
-    let ours: ParityOutcome
-    do {
-        let (value, format) = try PropertyListReader().read(Data(bytes))
-        ours = .accepted(format: ParityFormat(format), value: ParityValue(value))
-    } catch {
-        ours = .refused(message: error.description)
+    let ours = BeyondCoreFoundationCheck.coreFoundationOutcome(bytes)
+    if case .unwarned(let what) = BeyondCoreFoundationCheck.verdict(bytes, coreFoundationMode: ours) {
+        FileHandle.standardError.write(Data("archivist FuzzParity: the default reading departs from CF's mode silently: \(what)\n".utf8))
+        abort()
     }
     switch (cf, ours) {
     case (.refused, .refused):

@@ -324,8 +324,13 @@ struct BinaryPropertyListParser {
         case 0x3:
             guard marker == 0x33 else { throw fail(.malformed, "date marker 0x\(String(marker, radix: 16)) must be 0x33", object: index) }
             guard start + 9 <= end else { throw fail(.truncated, "date runs past the object area", object: index) }
-            // Any float64, as CF reads it: NaN, the infinities and dates past year 9999 included.
-            return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: be(start + 1, 8))))
+            // Any float64, as CF reads it: NaN, the infinities and dates past year 9999 included,
+            // unless the reading is strict.
+            let seconds = Double(bitPattern: be(start + 1, 8))
+            if options.requiresWellFormedInput, !PropertyListDateRange.contains(seconds) {
+                throw fail(.invalidValue, "date of \(seconds) seconds since 2001 is not between years 0 and 9999 (Core Foundation reads it)", object: index)
+            }
+            return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case 0x4:
             let (count, body) = try count(low, at: start, index: index)
             guard count <= end - body else { throw fail(.truncated, "data of \(count) bytes runs past the object area", object: index) }
@@ -337,6 +342,9 @@ struct BinaryPropertyListParser {
             var high: UInt8 = 0
             for b in slice { high |= b }
             if high >= 0x80 {
+                if options.requiresWellFormedInput, let bad = slice.first(where: { $0 >= 0x80 }) {
+                    throw fail(.invalidValue, "ASCII string holds the byte 0x\(String(bad, radix: 16, uppercase: true)), which is not ASCII (Core Foundation reads it as Latin 1)", object: index)
+                }
                 // CF never writes this; it reads each byte as the character of that number
                 // (CFStringCreateWithBytes with kCFStringEncodingASCII maps bytes above 0x7F as
                 // ISO Latin 1), so UTF-8 that other writers put here reads as CF reads it.

@@ -16,6 +16,11 @@ struct OpenStepParser: TextPropertyListParser {
     let end: Int
     var pos = 0
     let options: PropertyListReadOptions
+    /// Read what CF refuses as other writers mean it (GNUstep's typed values, non-ASCII unquoted
+    /// strings): only in the second reading of a document CF's rules refused.
+    let beyondCoreFoundation: Bool
+    /// Refuse CF's leniencies (`options.requiresWellFormedInput`).
+    let strict: Bool
     var objectCount = 0
     var decodedSize = 0
     /// Reused for strings with escapes, so that building one allocates once.
@@ -44,18 +49,27 @@ struct OpenStepParser: TextPropertyListParser {
     static var bracelessKind: Kind? { .stringsFile }
 
     init(text: UnsafeBufferPointer<UInt8>, options: PropertyListReadOptions) {
+        self.init(text: text, options: options, beyondCoreFoundation: false)
+    }
+
+    init(text: UnsafeBufferPointer<UInt8>, options: PropertyListReadOptions, beyondCoreFoundation: Bool) {
         self.text = text
         self.end = text.count
         self.options = options
+        self.beyondCoreFoundation = beyondCoreFoundation
+        self.strict = options.requiresWellFormedInput
     }
 
-    /// Reads `data`, decoded as CF decodes a property list's text.
-    static func parse(_ data: Data, options: PropertyListReadOptions, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
+    /// Reads `data`, decoded as CF decodes a property list's text; with `beyondCoreFoundation`,
+    /// also what CF refuses (see `PropertyListReadOptions.readsBeyondCoreFoundation`), each
+    /// such reading reported as a warning.
+    static func parse(_ data: Data, options: PropertyListReadOptions, beyondCoreFoundation: Bool = false,
+                      warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
         try options.checkInputSize(data.count)
         let result: Result<(PropertyListValue, [PropertyListWarning]), PropertyListError> = data.withUnsafeBytes { raw in
             do throws(PropertyListError) {
                 return .success(try withText(raw) { text throws(PropertyListError) in
-                    var parser = OpenStepParser(text: text, options: options)
+                    var parser = OpenStepParser(text: text, options: options, beyondCoreFoundation: beyondCoreFoundation)
                     let value = try parser.parseDocument()
                     return (value, parser.warnings)
                 })
@@ -133,12 +147,18 @@ struct OpenStepParser: TextPropertyListParser {
     mutating func parseDocument() throws(PropertyListError) -> PropertyListValue {
         guard end > 0 else { throw error(.truncated, "the input is empty") }
         // CF reads a document of only whitespace and comments as an empty dictionary.
-        guard skipSpace() else { return .dictionary(PropertyListDictionary()) }
+        guard skipSpace() else {
+            if let limitError { throw limitError }
+            return .dictionary(PropertyListDictionary())
+        }
         let begin = 0
         guard let root = run(.value(required: true, depth: 0)) else {
             throw limitError ?? lastError ?? error(.malformed, "not a property list")
         }
-        guard skipSpace() else { return root }
+        guard skipSpace() else {
+            if let limitError { throw limitError }
+            return root
+        }
         // More follows: a string was the first key of a .strings file; anything else is junk.
         switch root {
         case .string, .invalidUTF16String: break
@@ -330,13 +350,20 @@ struct OpenStepParser: TextPropertyListParser {
                     pos += 2
                     while pos < end, text[pos] != 0x0A, text[pos] != 0x0D, !isLineOrParagraphSeparator(at: pos) { pos += 1 }
                 } else if text[pos + 1] == UInt8(ascii: "*") {
+                    let start = pos
                     pos += 2
+                    var closed = false
                     while pos < end {
                         if text[pos] == UInt8(ascii: "*"), pos + 1 < end, text[pos + 1] == UInt8(ascii: "/") {
                             pos += 2
+                            closed = true
                             break
                         }
                         pos += 1
+                    }
+                    if !closed, strict {
+                        // CF takes the rest of the text for the comment; a lint says so.
+                        limitError = limitError ?? error(.truncated, "unterminated /* comment (Core Foundation reads the rest of the text as a comment)", at: start)
                     }
                 } else {
                     return true
@@ -356,13 +383,16 @@ struct OpenStepParser: TextPropertyListParser {
 
     // MARK: Scalars
 
-    /// CF's unquoted characters: ASCII letters and digits, and `_ $ / : . -`.
+    /// CF's unquoted characters: ASCII letters and digits, and `_ $ / : . -`; beyond CF, any
+    /// character past ASCII too, as GNUstep and dd-plist write them.
     @inline(__always)
     private func isUnquoted(_ c: UInt8) -> Bool {
         switch c {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
              UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "."), UInt8(ascii: "-"):
             return true
+        case 0x80...:
+            return beyondCoreFoundation
         default:
             return false
         }
@@ -399,7 +429,12 @@ struct OpenStepParser: TextPropertyListParser {
 
     private mutating func parseUnquoted() -> PropertyListValue? {
         let start = pos
-        while pos < end, isUnquoted(text[pos]) { pos += 1 }
+        var high: UInt8 = 0
+        while pos < end, isUnquoted(text[pos]) {
+            high |= text[pos]
+            pos += 1
+        }
+        if high >= 0x80 { noteBeyond("an unquoted string with characters past ASCII", at: start) }
         guard countObject(), countBytes(pos - start) else { return nil }
         return .string(String(decoding: UnsafeBufferPointer(rebasing: text[start..<pos]), as: UTF8.self))
     }
@@ -494,6 +529,10 @@ struct OpenStepParser: TextPropertyListParser {
         case UInt8(ascii: "t"): scratch.append(0x09)
         case UInt8(ascii: "v"): scratch.append(0x0B)
         default:
+            if strict, c != UInt8(ascii: "\""), c != UInt8(ascii: "'"), c != UInt8(ascii: "\\"), c != UInt8(ascii: "u"), c != UInt8(ascii: "/"), c != 0x0D {
+                limitError = limitError ?? error(.malformed, "unknown escape '\\\(describeEscaped(c))' in a quoted string (Core Foundation reads it as the character itself)", at: pos - 2)
+                return false
+            }
             // The character itself (a `\'`, `\\`, `\u` or `\q` alike), with its continuation bytes.
             scratch.append(c)
             while pos < end, text[pos] & 0xC0 == 0x80, c >= 0xC0 {
@@ -521,6 +560,9 @@ struct OpenStepParser: TextPropertyListParser {
     /// cursor on that character, where CF leaves it.
     private mutating func parseData() -> PropertyListValue? {
         let open = pos - 1
+        if beyondCoreFoundation, pos < end, text[pos] == UInt8(ascii: "*") || text[pos] == UInt8(ascii: "[") {
+            return parseGNUstepValue(open: open)
+        }
         var bytes: [UInt8] = []
         while pos < end {
             let c = text[pos]
@@ -549,5 +591,77 @@ struct OpenStepParser: TextPropertyListParser {
         pos += 1
         guard countObject(), countBytes(bytes.count) else { return nil }
         return .data(Data(bytes))
+    }
+
+    // MARK: Beyond Core Foundation
+
+    /// Records that the document was read where CF refuses it: a warning, once per document.
+    private mutating func noteBeyond(_ what: String, at offset: Int) {
+        guard !warnings.contains(where: { $0.code == .beyondCoreFoundation }) else { return }
+        let (line, column) = TextDecoding.lineColumn(of: offset, in: text)
+        warnings.append(PropertyListWarning(
+            .beyondCoreFoundation, "read \(what) at line \(line), column \(column); Core Foundation refuses this document",
+            at: .lineColumn(line: line, column: column)))
+    }
+
+    /// GNUstep's `<*I…>`, `<*R…>`, `<*B…>`, `<*D…>` and `<[base64]>`, from just after `<`.
+    private mutating func parseGNUstepValue(open: Int) -> PropertyListValue? {
+        let isBase64 = text[pos] == UInt8(ascii: "[")
+        let close = isBase64 ? UInt8(ascii: "]") : UInt8(ascii: ">")
+        pos += 1
+        guard isBase64 || pos < end else {
+            lastError = error(.truncated, "unterminated GNUstep value: expected '>'", at: open)
+            return nil
+        }
+        let type = isBase64 ? 0 : text[pos]
+        if !isBase64 { pos += 1 }
+        let bodyStart = pos
+        while pos < end, text[pos] != close { pos += 1 }
+        guard pos < end, !isBase64 || (pos + 1 < end && text[pos + 1] == UInt8(ascii: ">")) else {
+            lastError = error(.truncated, isBase64 ? "unterminated base64 data: expected ']>'" : "unterminated GNUstep value: expected '>'", at: open)
+            return nil
+        }
+        let body = UnsafeBufferPointer(rebasing: text[bodyStart..<pos])
+        pos += isBase64 ? 2 : 1
+        guard countObject() else { return nil }
+        let shown = String(decoding: body.prefix(40), as: UTF8.self)
+        let value: PropertyListValue
+        switch isBase64 ? UInt8(ascii: "[") : type {
+        case UInt8(ascii: "["):
+            guard let bytes = GNUstepValue.base64(body), countBytes(bytes.count) else {
+                lastError = lastError ?? error(.invalidValue, "invalid base64 data", at: open)
+                return nil
+            }
+            value = .data(Data(bytes))
+        case UInt8(ascii: "I"):
+            guard let integer = GNUstepValue.integer(body) else {
+                lastError = error(.invalidValue, "invalid GNUstep integer '\(shown)'", at: open)
+                return nil
+            }
+            value = .integer(integer)
+        case UInt8(ascii: "R"):
+            guard let real = GNUstepValue.real(body) else {
+                lastError = error(.invalidValue, "invalid GNUstep real '\(shown)'", at: open)
+                return nil
+            }
+            value = .real(real)
+        case UInt8(ascii: "B"):
+            guard body.count == 1, body[0] == UInt8(ascii: "Y") || body[0] == UInt8(ascii: "N") else {
+                lastError = error(.invalidValue, "invalid GNUstep boolean '\(shown)': expected Y or N", at: open)
+                return nil
+            }
+            value = .bool(body[0] == UInt8(ascii: "Y"))
+        case UInt8(ascii: "D"):
+            guard let date = GNUstepValue.date(body) else {
+                lastError = error(.invalidValue, "invalid GNUstep date '\(shown)': expected YYYY-MM-DD HH:MM:SS +ZZZZ", at: open)
+                return nil
+            }
+            value = .date(date)
+        default:
+            lastError = error(.malformed, "unknown GNUstep value type \(describeCharacter(at: bodyStart - 1))", at: open)
+            return nil
+        }
+        noteBeyond("GNUstep's typed value or base64 data", at: open)
+        return value
     }
 }

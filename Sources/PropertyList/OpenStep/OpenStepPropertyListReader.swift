@@ -6,8 +6,10 @@ import Foundation
 /// `{ key = value; }` dictionaries (`key;` meaning `key = key;`), `( a, b, )` arrays, `<0fbd 12>`
 /// data, quoted and unquoted strings (unquoted of ASCII only), `//` and `/* */` comments, and a
 /// top level of bare `key = value;` entries (a `.strings` file) or of only whitespace (an empty
-/// dictionary). Every value is a string, as in Apple's dialect; GNUstep's typed values
-/// (`<*I12>`) and base64 data (`<[AAEC]>`) are refused, as CF refuses them.
+/// dictionary). Every value is a string, as in Apple's dialect. A document CF refuses is read
+/// again beyond CF's rules when `options.readsBeyondCoreFoundation` is on (the default):
+/// GNUstep's typed values (`<*I12>`), its base64 data (`<[AAEC]>`) and unquoted strings past
+/// ASCII are then read, with a `.beyondCoreFoundation` warning.
 ///
 /// CF's quirks are CF's answers, and so this reader's (docs/parity.md): an unterminated `/*`
 /// ends the text, an escape with no meaning is its character, a strings file ignores what
@@ -35,6 +37,25 @@ public struct OpenStepPropertyListReader: Sendable {
     /// Reads one document, adding a warning for each key repeated in a dictionary (resolved as
     /// `options.duplicateKeys` says) to `warnings`.
     public func read(_ data: Data, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
-        try OpenStepParser.parse(data, options: options, warnings: &warnings)
+        do throws(PropertyListError) {
+            return try read(data, beyondCoreFoundation: false, warnings: &warnings)
+        } catch {
+            guard options.readsBeyondCoreFoundation, error.code != .limitExceeded else { throw error }
+            return try read(data, beyondCoreFoundation: true, refusedWith: error, warnings: &warnings)
+        }
+    }
+
+    /// One reading: by CF's rules, or beyond them. A reading beyond them that fails throws
+    /// `refusedWith`, CF's refusal, which says what CF's rules found.
+    func read(_ data: Data, beyondCoreFoundation: Bool, refusedWith: PropertyListError? = nil,
+              warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
+        guard beyondCoreFoundation, let refusedWith else {
+            return try OpenStepParser.parse(data, options: options, beyondCoreFoundation: beyondCoreFoundation, warnings: &warnings)
+        }
+        var found: [PropertyListWarning] = []
+        guard let value = try? OpenStepParser.parse(data, options: options, beyondCoreFoundation: true, warnings: &found),
+              found.contains(where: { $0.code == .beyondCoreFoundation }) else { throw refusedWith }
+        warnings += found
+        return value
     }
 }

@@ -25,10 +25,33 @@ public struct PropertyListReadOptions: Sendable, Hashable {
     /// text formats each is also reported as a `PropertyListWarning` by the
     /// `read(_:warnings:)` calls.
     public var duplicateKeys: DuplicateKeyPolicy = .coreFoundation
+    /// Also read, where Core Foundation refuses a whole document, what other writers produce:
+    /// GNUstep's typed values (`<*I12>`, `<*D…>`, `<[base64]>`) and non-ASCII unquoted strings in
+    /// OpenStep text, XML in UTF-16 or UTF-32 without a byte-order mark, comments inside XML
+    /// strings; and read a tag whose quoted attribute holds a `>` as XML does (CF ends the tag
+    /// there). Each such reading adds a `.beyondCoreFoundation` warning, so a caller always knows
+    /// when Apple's parser would answer otherwise. On by default; off, the readers answer exactly
+    /// as CF does (docs/parity.md).
+    public var readsBeyondCoreFoundation: Bool = true
+    /// Refuse what Core Foundation reads leniently but no writer should write: dates that are
+    /// not finite or fall outside years 0 to 9999, bytes above 0x7F in a binary ASCII string, a
+    /// file that starts `bplist` but is no binary property list (CF then reads it as OpenStep
+    /// text), an unterminated `/*` comment or an unknown escape in OpenStep text, XML that is not
+    /// well-formed (a malformed DOCTYPE, content after the root). `lint` sets it; off by default,
+    /// so that the readers read what Apple reads.
+    public var requiresWellFormedInput: Bool = false
 
     public init() {}
 
     public static let `default` = PropertyListReadOptions()
+
+    /// Core Foundation's answers exactly: nothing read beyond CF (`readsBeyondCoreFoundation`
+    /// off), nothing refused that it reads.
+    public static let coreFoundation: PropertyListReadOptions = {
+        var options = PropertyListReadOptions()
+        options.readsBeyondCoreFoundation = false
+        return options
+    }()
 }
 
 extension PropertyListReadOptions {

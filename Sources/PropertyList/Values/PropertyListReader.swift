@@ -75,24 +75,49 @@ public struct PropertyListReader: Sendable {
             do throws(PropertyListError) {
                 return (try binary(data), .binary)
             } catch {
+                // CF reads it on as text (`bplist00` alone is the OpenStep string "bplist00");
+                // a strict reading calls it the broken binary property list it looks like.
+                if options.requiresWellFormedInput { throw error }
                 failures.append((.binary, error))
             }
         }
         var found: [PropertyListWarning] = []
+        let xml = XMLPropertyListReader(options: options)
+        var xmlRefusal: PropertyListError?
         do throws(PropertyListError) {
-            let value = try XMLPropertyListReader(options: options).read(data, warnings: &found)
+            let value = try xml.read(data, beyondCoreFoundation: false, warnings: &found)
             warnings += found
             return (value, .xml)
         } catch {
+            xmlRefusal = error
             if error != XMLPropertyListLexer.notXML { failures.append((.xml, error)) }
         }
         found = []
+        let openStep = OpenStepPropertyListReader(options: options)
+        var openStepRefusal: PropertyListError?
         do throws(PropertyListError) {
-            let value = try OpenStepPropertyListReader(options: options).read(data, warnings: &found)
+            let value = try openStep.read(data, beyondCoreFoundation: false, warnings: &found)
             warnings += found
             return (value, .openStep)
         } catch {
+            openStepRefusal = error
             failures.append((.openStep, error))
+        }
+        // CF refuses the bytes: what other writers mean by them, with a warning that says so.
+        if options.readsBeyondCoreFoundation {
+            found = []
+            if let xmlRefusal, xmlRefusal.code != .limitExceeded,
+               xmlRefusal != XMLPropertyListLexer.notXML || XMLPropertyListReader.unmarkedWideEncoding(data) != nil,
+               let value = try? xml.read(data, beyondCoreFoundation: true, refusedWith: xmlRefusal, warnings: &found) {
+                warnings += found
+                return (value, .xml)
+            }
+            found = []
+            if let openStepRefusal, openStepRefusal.code != .limitExceeded,
+               let value = try? openStep.read(data, beyondCoreFoundation: true, refusedWith: openStepRefusal, warnings: &found) {
+                warnings += found
+                return (value, .openStep)
+            }
         }
         let detected = PropertyListFormat.detect(data)
         if detected == .json || PropertyListFormat.mayBeJSON(data) {

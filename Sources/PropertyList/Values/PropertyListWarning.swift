@@ -4,6 +4,10 @@ public struct PropertyListWarning: Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable {
         /// A dictionary holds the same key twice.
         case duplicateKey
+        /// The document was read where Core Foundation refuses it, or reads it otherwise (see
+        /// `PropertyListReadOptions.readsBeyondCoreFoundation`): Apple's parser would not give
+        /// this value.
+        case beyondCoreFoundation
     }
 
     public var code: Code

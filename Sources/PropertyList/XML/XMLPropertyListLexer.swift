@@ -82,6 +82,14 @@ struct XMLPropertyListLexer {
     let end: Int
     var pos = 0
     let options: PropertyListReadOptions
+    /// Read what CF refuses as XML means it (comments inside strings): only in the second
+    /// reading of a document CF's rules refused.
+    var beyondCoreFoundation = false
+    /// Whether a tag's quoted attribute values are skipped whole, as XML reads them (CF ends a
+    /// tag at its first `>`).
+    var quotesAttributes = false
+    /// What was read beyond CF's rules (`.beyondCoreFoundation` warnings), at most one of each.
+    var beyondWarnings: [PropertyListWarning] = []
     /// The elements not yet handed to libxml2.
     var skeleton: [UInt8] = []
     /// How many bytes of skeleton were handed to libxml2 before `skeleton`.
@@ -309,6 +317,9 @@ struct XMLPropertyListLexer {
                 if markerEnd < 0 { markerEnd = pos }
             } else if c == UInt8(ascii: ">") {
                 break
+            } else if markerEnd >= 0, c == UInt8(ascii: "\"") || c == UInt8(ascii: "'"), quotesAttributes {
+                skipAttributeValue(quote: c)
+                continue
             }
             pos += 1
         }
@@ -322,6 +333,36 @@ struct XMLPropertyListLexer {
             throw error("unknown element <\(shown)>", at: marker - 1)
         }
         return (name, isEmpty)
+    }
+
+    /// An attribute's quoted value, from its opening quote to just after its closing one. CF
+    /// never reads attributes and ends a tag at its first `>`; XML (libxml2, every other reader)
+    /// ends it after the quoted value, so a `>` inside one is where the two answers part.
+    private mutating func skipAttributeValue(quote: UInt8) {
+        let open = pos
+        var p = pos + 1
+        var holdsTagEnd = false
+        while p < end, text[p] != quote {
+            if text[p] == UInt8(ascii: ">") { holdsTagEnd = true }
+            p += 1
+        }
+        guard p < end else {
+            pos += 1
+            return
+        }
+        pos = p + 1
+        if holdsTagEnd {
+            noteBeyond("a tag whose quoted attribute holds '>' as XML reads it (Core Foundation ends the tag at that '>' and reads the rest as text)", at: open)
+        }
+    }
+
+    /// Records that the document was read where CF refuses it or reads it otherwise.
+    mutating func noteBeyond(_ what: String, at offset: Int) {
+        guard beyondWarnings.isEmpty else { return }
+        let (line, column) = TextDecoding.lineColumn(of: min(offset, end), in: text)
+        beyondWarnings.append(PropertyListWarning(
+            .beyondCoreFoundation, "read \(what) at line \(line), column \(column); Core Foundation would not give this value",
+            at: .lineColumn(line: line, column: column)))
     }
 
     private static func name(_ b: UnsafeBufferPointer<UInt8>) -> Name? {
@@ -423,6 +464,7 @@ struct XMLPropertyListLexer {
             throw error("malformed DOCTYPE: only <!DOCTYPE and comments may start with <!", at: start)
         }
         pos += 7
+        if options.requiresWellFormedInput { try checkDoctype(start: start) }
         skipWhitespace()
         while pos < end {
             let c = text[pos]
@@ -433,6 +475,73 @@ struct XMLPropertyListLexer {
             if c == UInt8(ascii: ">") { return }
         }
         throw error("unterminated DOCTYPE", at: start, code: .truncated)
+    }
+
+    /// XML's grammar for a DOCTYPE without internal subset, from just after `<!DOCTYPE`:
+    /// a name, then `SYSTEM "…"` or `PUBLIC "…" "…"` or nothing, then `>`. CF skips to the
+    /// first `>`; a strict reading (`options.requiresWellFormedInput`) asks for the grammar.
+    /// Leaves `pos` where it was.
+    private func checkDoctype(start: Int) throws(PropertyListError) {
+        var p = pos
+        func space() -> Bool {
+            let from = p
+            while p < end, text[p] == 0x20 || text[p] == 0x09 || text[p] == 0x0A || text[p] == 0x0D { p += 1 }
+            return p > from
+        }
+        func word() -> ArraySlice<UInt8> {
+            let from = p
+            while p < end, text[p] != 0x20, text[p] != 0x09, text[p] != 0x0A, text[p] != 0x0D, text[p] != UInt8(ascii: ">"),
+                  text[p] != UInt8(ascii: "["), text[p] != UInt8(ascii: "\""), text[p] != UInt8(ascii: "'") { p += 1 }
+            return ArraySlice(UnsafeBufferPointer(rebasing: text[from..<p]))
+        }
+        func literal() -> Bool {
+            guard p < end, text[p] == UInt8(ascii: "\"") || text[p] == UInt8(ascii: "'") else { return false }
+            let quote = text[p]
+            p += 1
+            while p < end, text[p] != quote { p += 1 }
+            guard p < end else { return false }
+            p += 1
+            return true
+        }
+        let malformed = error("malformed DOCTYPE: expected <!DOCTYPE name>, <!DOCTYPE name SYSTEM \"…\"> or <!DOCTYPE name PUBLIC \"…\" \"…\"> (Core Foundation skips it)", at: start)
+        guard space(), !word().isEmpty else { throw malformed }
+        let spaced = space()
+        if spaced, p < end, text[p] != UInt8(ascii: ">"), text[p] != UInt8(ascii: "[") {
+            let keyword = word()
+            if keyword.elementsEqual("SYSTEM".utf8) {
+                guard space(), literal() else { throw malformed }
+            } else if keyword.elementsEqual("PUBLIC".utf8) {
+                guard space(), literal(), space(), literal() else { throw malformed }
+            } else {
+                throw malformed
+            }
+            _ = space()
+        }
+        guard p < end, text[p] == UInt8(ascii: ">") || text[p] == UInt8(ascii: "[") else { throw malformed }
+    }
+
+    /// After the root element: only whitespace, comments and processing instructions, as XML
+    /// asks (CF ignores whatever follows). For a strict reading.
+    mutating func checkNothingFollowsRoot() throws(PropertyListError) {
+        while true {
+            skipWhitespace()
+            guard pos < end else { return }
+            guard text[pos] == UInt8(ascii: "<"), pos + 1 < end else {
+                throw error("content after the root element (Core Foundation ignores it)")
+            }
+            if text[pos + 1] == UInt8(ascii: "?") {
+                pos += 2
+                try skipProcessingInstruction()
+            } else if pos + 3 < end, text[pos + 1] == UInt8(ascii: "!"), text[pos + 2] == UInt8(ascii: "-"), text[pos + 3] == UInt8(ascii: "-") {
+                let start = pos
+                pos += 4
+                while pos + 2 < end, !(text[pos] == UInt8(ascii: "-") && text[pos + 1] == UInt8(ascii: "-") && text[pos + 2] == UInt8(ascii: ">")) { pos += 1 }
+                guard pos + 2 < end else { throw error("unterminated comment", at: start, code: .truncated) }
+                pos += 3
+            } else {
+                throw error("content after the root element (Core Foundation ignores it)")
+            }
+        }
     }
 
     func describe(_ i: Int) -> String {
@@ -547,6 +656,13 @@ struct XMLPropertyListLexer {
         let open: StaticString = "<![CDATA["
         guard end - pos >= 9 else { throw endOfText("inside <![CDATA[") }
         guard memcmp(base + pos, open.utf8Start, 9) == 0 else {
+            if beyondCoreFoundation, text[pos + 2] == UInt8(ascii: "-"), text[pos + 3] == UInt8(ascii: "-") {
+                // A comment, which XML allows in an element's text and CF refuses there.
+                pos += 4
+                try skipComment(start: start)
+                noteBeyond("a comment inside a string", at: start)
+                return
+            }
             throw error("only <![CDATA[ may start with <! inside a string", at: start)
         }
         pos += 9

@@ -32,28 +32,109 @@ public struct XMLPropertyListReader: Sendable {
 
     /// Reads one XML property list, adding a warning for each key repeated in a `<dict>`
     /// (resolved as `options.duplicateKeys` says) to `warnings`.
+    ///
+    /// A document CF's rules refuse is read again beyond them when
+    /// `options.readsBeyondCoreFoundation` is on (the default): UTF-16 or UTF-32 without a
+    /// byte-order mark (as the XML specification's appendix F detects it), and comments inside
+    /// strings, each with a `.beyondCoreFoundation` warning. With
+    /// `options.requiresWellFormedInput`, a DOCTYPE must be well-formed and nothing but comments,
+    /// processing instructions and whitespace may follow the root, which CF does not ask.
     public func read(_ data: Data, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
+        do throws(PropertyListError) {
+            return try read(data, beyondCoreFoundation: false, warnings: &warnings)
+        } catch {
+            guard options.readsBeyondCoreFoundation, error.code != .limitExceeded,
+                  error != XMLPropertyListLexer.notXML || Self.unmarkedWideEncoding(data) != nil else { throw error }
+            return try read(data, beyondCoreFoundation: true, refusedWith: error, warnings: &warnings)
+        }
+    }
+
+    /// One reading: by CF's rules, or beyond them. A reading beyond them that fails, or reads
+    /// nothing CF refuses, throws `refusedWith`, CF's refusal.
+    func read(_ data: Data, beyondCoreFoundation: Bool, refusedWith: PropertyListError? = nil,
+              warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
         try options.checkInputSize(data.count)
         let result: Result<(PropertyListValue, [PropertyListWarning]), PropertyListError> = data.withUnsafeBytes { raw in
             do throws(PropertyListError) {
-                return .success(try Self.withText(raw) { text throws(PropertyListError) in try parse(text) })
+                if beyondCoreFoundation, let wide = Self.unmarkedWideEncoding(data) {
+                    return .success(try Self.withText(raw, forcing: wide) { text throws(PropertyListError) in
+                        var (value, found) = try parse(text, beyondCoreFoundation: true, quotingAttributes: true)
+                        found.insert(PropertyListWarning(
+                            .beyondCoreFoundation, "read XML in \(wide.name) without a byte-order mark; Core Foundation refuses this document",
+                            at: .byteOffset(0)), at: 0)
+                        return (value, found)
+                    })
+                }
+                return .success(try Self.withText(raw) { text throws(PropertyListError) in
+                    guard options.readsBeyondCoreFoundation else { return try parse(text, beyondCoreFoundation: beyondCoreFoundation, quotingAttributes: false) }
+                    // Tags are read as XML reads them (a `>` inside a quoted attribute value ends
+                    // none); where that reading fails, CF's reading of the tags is the answer.
+                    do throws(PropertyListError) {
+                        return try parse(text, beyondCoreFoundation: beyondCoreFoundation, quotingAttributes: true)
+                    } catch {
+                        return try parse(text, beyondCoreFoundation: beyondCoreFoundation, quotingAttributes: false)
+                    }
+                })
             } catch {
                 return .failure(error)
             }
         }
-        let (value, found) = try result.get()
+        let value: PropertyListValue, found: [PropertyListWarning]
+        do throws(PropertyListError) {
+            (value, found) = try result.get()
+        } catch {
+            throw refusedWith ?? error
+        }
+        if let refusedWith, !found.contains(where: { $0.code == .beyondCoreFoundation }) { throw refusedWith }
         warnings += found
         return value
     }
 
+    /// A wide encoding the XML specification's appendix F finds from the first four bytes of a
+    /// document without a byte-order mark (`<?` or `<` and a name in UTF-16 or UTF-32).
+    static func unmarkedWideEncoding(_ data: Data) -> UnmarkedWideEncoding? {
+        guard data.count >= 4 else { return nil }
+        let b = (data[data.startIndex], data[data.startIndex + 1], data[data.startIndex + 2], data[data.startIndex + 3])
+        switch b {
+        case (0x00, 0x00, 0x00, 0x3C): return .utf32BE
+        case (0x3C, 0x00, 0x00, 0x00): return .utf32LE
+        case (0x00, 0x3C, 0x00, _) where b.3 != 0x00: return .utf16BE
+        case (0x3C, 0x00, _, 0x00) where b.2 != 0x00: return .utf16LE
+        default: return nil
+        }
+    }
+
+    /// UTF-16 or UTF-32 in either byte order, without a byte-order mark.
+    enum UnmarkedWideEncoding {
+        case utf16BE, utf16LE, utf32BE, utf32LE
+
+        var name: String {
+            switch self {
+            case .utf16BE: "UTF-16 (big-endian)"
+            case .utf16LE: "UTF-16 (little-endian)"
+            case .utf32BE: "UTF-32 (big-endian)"
+            case .utf32LE: "UTF-32 (little-endian)"
+            }
+        }
+    }
+
     /// Calls `body` with the document as UTF-8, as CF converts it before its XML parser reads
     /// it (see `CoreFoundationText`).
-    static func withText<R>(_ raw: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) throws(PropertyListError) -> R) throws(PropertyListError) -> R {
+    /// `forcing` reads the text in that encoding instead, beyond CF.
+    static func withText<R>(_ raw: UnsafeRawBufferPointer, forcing: UnmarkedWideEncoding? = nil,
+                            _ body: (UnsafeBufferPointer<UInt8>) throws(PropertyListError) -> R) throws(PropertyListError) -> R {
         let encoding: CoreFoundationText.Encoding
-        do throws(CoreFoundationText.Failure) {
-            encoding = try CoreFoundationText.encoding(of: raw)
-        } catch {
-            throw Self.encodingError(error)
+        switch forcing {
+        case .utf16BE: encoding = .utf16BE(skip: 0)
+        case .utf16LE: encoding = .utf16LE(skip: 0)
+        case .utf32BE: encoding = .utf32BE(skip: 0)
+        case .utf32LE: encoding = .utf32LE(skip: 0)
+        case nil:
+            do throws(CoreFoundationText.Failure) {
+                encoding = try CoreFoundationText.encoding(of: raw)
+            } catch {
+                throw Self.encodingError(error)
+            }
         }
         let converted: [UInt8]
         switch encoding {
@@ -133,9 +214,11 @@ public struct XMLPropertyListReader: Sendable {
     /// Lexes the text by CF's rules and parses its elements with libxml2, a piece at a time:
     /// the lexer reads on until it has a piece of skeleton, libxml2 parses it, and its events
     /// take the lexer's values, which are then dropped.
-    private func parse(_ text: UnsafeBufferPointer<UInt8>) throws(PropertyListError) -> (PropertyListValue, [PropertyListWarning]) {
+    private func parse(_ text: UnsafeBufferPointer<UInt8>, beyondCoreFoundation: Bool, quotingAttributes: Bool) throws(PropertyListError) -> (PropertyListValue, [PropertyListWarning]) {
         let lexer = UnsafeMutablePointer<XMLPropertyListLexer>.allocate(capacity: 1)
         lexer.initialize(to: XMLPropertyListLexer(text: text, options: options))
+        lexer.pointee.beyondCoreFoundation = beyondCoreFoundation
+        lexer.pointee.quotesAttributes = quotingAttributes
         defer {
             lexer.deinitialize(count: 1)
             lexer.deallocate()
@@ -198,7 +281,8 @@ public struct XMLPropertyListReader: Sendable {
         guard context.pointee.stack.count == 1, let root = context.pointee.stack.popLast() else {
             throw PropertyListError(.malformed, "no property list value in the document", at: .lineColumn(line: 1, column: 1))
         }
-        return (root, context.pointee.warnings)
+        if options.requiresWellFormedInput { try lexer.pointee.checkNothingFollowsRoot() }
+        return (root, lexer.pointee.beyondWarnings + context.pointee.warnings)
     }
 
     /// The SAX2 callbacks. Each only forwards to the context found in `userData`.

@@ -11,6 +11,10 @@ extension Archivist {
             discussion: """
                 Prints "FILE: OK (format)" for each valid file and one error line on standard error \
                 for each invalid one, giving the byte offset (binary) or line and column (text). \
+                Lint is strict: it also refuses what Core Foundation reads leniently but no writer \
+                should write (dates outside years 0 to 9999, non-ASCII bytes in a binary ASCII \
+                string, an unterminated comment, an unknown escape, a malformed DOCTYPE, content \
+                after the root); `archivist plutil -lint` answers as Apple's plutil does. \
                 A key written twice in one dictionary is a warning, with the line and column of \
                 both: Apple's readers keep the later value, other tools the first. Exits 0 when \
                 every file is valid, 1 otherwise; with --strict, a warning also makes it 1.

@@ -56,23 +56,28 @@ struct InputFile {
         try readPropertyList(read(limit: options.maximumInputSize), options, as: format, preferringJSON: preferringJSON)
     }
 
-    /// Checks the input as `readPropertyList` reads it (same errors, warnings and limits),
-    /// without keeping the value: `lint`'s work.
+    /// Checks the input as `readPropertyList` reads it (same warnings and limits), strictly:
+    /// what Core Foundation reads leniently but no writer should write is refused
+    /// (`PropertyListReadOptions.requiresWellFormedInput`). `lint`'s work; the value is not kept.
     func validatePropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil,
                               warnings: inout [PropertyListWarning]) throws(CommandFailure) -> PropertyListFormat {
         let data = try read(limit: options.maximumInputSize)
-        // Binary is checked without a tree; the other formats are read whole, and their tree kept
-        // to the end of the process like any other input.
-        guard (format ?? PropertyListFormat.detect(data)) == .binary else {
-            return try readPropertyList(data, options, as: format, warnings: &warnings).format
-        }
+        var readOptions = options.readOptions
+        readOptions.requiresWellFormedInput = true
+        let reader = PropertyListReader(options: readOptions)
         do {
-            let reader = PropertyListReader(options: options.readOptions)
+            // Binary is checked without a tree; the other formats are read whole, and their
+            // tree kept to the end of the process like any other input.
+            guard (format ?? PropertyListFormat.detect(data)) == .binary else {
+                let read = if let format { (value: try reader.read(data, as: format, warnings: &warnings), format: format) }
+                    else { try reader.read(data, fileExtension: fileExtension, warnings: &warnings) }
+                ProcessLifetime.keep(read.value)
+                return read.format
+            }
             if let format {
                 try reader.validate(data, as: format, warnings: &warnings)
                 return format
             }
-            // A file that fails as binary is read as CF reads it next (OpenStep), as `read` does.
             return try reader.validate(data, fileExtension: fileExtension, warnings: &warnings)
         } catch {
             throw CommandFailure(file: displayName, message: Diagnosis.propertyListFailure(error, data: data))

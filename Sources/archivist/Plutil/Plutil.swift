@@ -28,6 +28,8 @@ extension Archivist {
         static func program(_ arguments: [String], programName: String) -> PlutilProgram {
             var options = PropertyListReadOptions()
             options.maximumDepth = Archivist.defaultMaximumDepth
+            // Apple's plutil reads with Core Foundation: what it refuses, this one refuses.
+            options.readsBeyondCoreFoundation = false
             return PlutilProgram(arguments: arguments, programName: programName, readOptions: options, environment: PlutilTerminal())
         }
     }

@@ -1,0 +1,1 @@
+../../../Sources/archivist-parity/BeyondCoreFoundationCheck.swift
