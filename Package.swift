@@ -49,6 +49,7 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
+        .target(name: "CPrefetch"),
         // The version make stamps into the executable (see its header); empty without make.
         .target(name: "CVersionStamp"),
         // The one door to the operating system: every call that differs between Linux and
@@ -57,7 +58,7 @@ let package = Package(
         .target(name: "SystemInterface"),
         .target(
             name: "PropertyList",
-            dependencies: ["CLibXML2", "SystemInterface"]
+            dependencies: ["CLibXML2", "CPrefetch", "SystemInterface"]
         ),
         .target(name: "TypedStream"),
         // Compiled nibs (the NIBArchive format ibtool writes) and URL bookmark data (with classic
@@ -70,9 +71,6 @@ let package = Package(
         // A small NSArchiver writer and Foundation's objects as NSArchiver writes them, for tests,
         // fixtures and the benchmark; in no product (Archivist never writes typedstreams).
         .target(name: "TypedStreamFixtures"),
-        // Binary property lists in layouts other writers produce (shared collections, unusual
-        // reference widths), for tests and the benchmark; in no product.
-        .target(name: "PlistLayoutFixtures", dependencies: ["PropertyList"]),
         .target(
             name: "KeyedArchive",
             dependencies: ["PropertyList", "TypedStream", "NIBArchive", "Bookmark"]
@@ -178,16 +176,9 @@ let package = Package(
             name: "archivist-bench",
             dependencies: [
                 "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "TypedStreamFixtures", "KeyedBlobs",
-                "PlistLayoutFixtures",
                 "PostgresTable", "PostgresFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
-        ),
-        // The differential harness against Core Foundation's reader (docs/parity.md): test
-        // support, run by CI; in no product.
-        .executableTarget(
-            name: "archivist-parity",
-            dependencies: ["PropertyList", "KeyedArchive", "SystemInterface"]
         ),
         .executableTarget(
             name: "archivist-fixtures",
@@ -211,12 +202,12 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "ArchiveReports", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures", "PlistLayoutFixtures",
+            dependencies: ["KeyedArchive", "ArchiveReports", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures",
                            "NIBArchive", "Bookmark", "BlobFixtures"]
         ),
         .testTarget(
             name: "ArchivePayloadTests",
-            dependencies: ["ArchivePayload", "ArchiveReports", "KeyedArchive", "PropertyList", "TypedStreamFixtures", "PlistLayoutFixtures"]
+            dependencies: ["ArchivePayload", "ArchiveReports", "KeyedArchive", "PropertyList", "TypedStreamFixtures"]
         ),
         .testTarget(
             name: "CoreDataModelTests",
@@ -269,7 +260,7 @@ let package = Package(
         .testTarget(
             name: "ArchivistCLITests",
             dependencies: ["PropertyList", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "Sweep", "KeyedArchive", "PostgresTable",
-                           "TypedStreamFixtures", "PlistLayoutFixtures",
+                           "TypedStreamFixtures",
                            "PostgresFixtures", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],

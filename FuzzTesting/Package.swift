@@ -14,7 +14,6 @@ let fuzzTargets = [
     "FuzzNIBArchive",
     "FuzzBookmark",
     "FuzzSmallArchive",
-    "FuzzParity",
 ]
 
 let package = Package(

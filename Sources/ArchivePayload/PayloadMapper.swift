@@ -286,7 +286,6 @@ public struct PayloadMapper: Sendable {
                 if let info = try map(userInfo, at: .field(archived: "NSUserInfo", written: "userInfo"), depth: depth + 1) { d.append(key: "userInfo", value: info) }
                 return .dictionary(d)
             case .color(let c): return Self.color(c)
-            case .propertyList(let value): return value
             case .object:
                 var d = PropertyListDictionary()
                 d.reserveCapacity(object.fields.count + 1)
@@ -315,15 +314,13 @@ public struct PayloadMapper: Sendable {
             // give the same strings: take those, still counting each key where it is.
             let reusesKeys = depth + 1 <= options.maximumDepth && lastKeys.count == count
                 && lastArchivedKeys.map { Self.sameStorage($0, keys) } == true
-            // Held here: mapping a value maps the dictionaries inside it, which set `lastKeys`.
-            let reusedKeys = lastKeys
             for i in 0..<count {
                 let key: PropertyListValue
                 if reusesKeys {
                     components.append(.dictionaryKey(i))
                     try self.count(1)
                     components.removeLast()
-                    key = reusedKeys[i]
+                    key = lastKeys[i]
                 } else {
                     key = try map(keys[i], at: .dictionaryKey(i), depth: depth + 1) ?? null
                 }
@@ -341,7 +338,7 @@ public struct PayloadMapper: Sendable {
                 // Every entry is kept: the mapped arrays are the dictionary. Dictionaries of one
                 // shape (an array of records) share one keys array.
                 if reusesKeys {
-                    mappedKeys = reusedKeys
+                    mappedKeys = lastKeys
                 } else if mappedKeys == lastKeys {
                     mappedKeys = lastKeys
                     lastArchivedKeys = plainStrings(keys) ? keys : nil

@@ -218,7 +218,7 @@ extension KeyedArchiveTreePrinter {
                 for field in object.fields {
                     children.append(.entry(label: fieldLabel(field.key), value: field.value, suffix: "", depth: childDepth))
                 }
-            case .string, .number, .decimalNumber, .date, .null, .uuid, .geometry, .indexSet, .locale, .timeZone, .color, .propertyList:
+            case .string, .number, .decimalNumber, .date, .null, .uuid, .geometry, .indexSet, .locale, .timeZone, .color:
                 // The summary says it all.
                 break
             }

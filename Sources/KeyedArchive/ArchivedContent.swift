@@ -48,10 +48,6 @@ public enum ArchivedContent: Sendable, Hashable {
     case oldStyleArray([ArchivedValue])
     /// Any other class: see the object's fields.
     case object
-    /// A value stored in `$objects` as it is rather than as an object (an array, a dictionary
-    /// without a `$class` reference, a UID), which Foundation's unarchiver hands back
-    /// undecoded; any UIDs in it are not followed.
-    case propertyList(PropertyListValue)
 
     /// The class an inline plist object stands for.
     var inlineClassName: String {

@@ -33,7 +33,6 @@ extension KeyedArchive {
         case .error(let domain, let code, _): return "\(domain) code \(code)"
         case .color(let color): return Self.colorText(color)
         case .object: return nil
-        case .propertyList(let value): return "\(value.typeName) kept as a value, not an object"
         }
     }
 

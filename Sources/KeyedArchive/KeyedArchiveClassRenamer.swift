@@ -110,24 +110,18 @@ public struct KeyedArchiveClassRenamer: Sendable {
         } catch {
             throw KeyedArchiveError(.propertyList, error.description, underlying: error)
         }
-        return try rewrite(plist: plist, to: format ?? (read == .xml ? .xml : .binary), original: read == .binary ? data : nil)
+        return try rewrite(plist: plist, to: format ?? (read == .xml ? .xml : .binary))
     }
 
     /// Renames in an archive's property list (`KeyedArchive.plist`) and writes it in `format`,
-    /// read back and compared before it is returned. Binary written over a binary `original`
-    /// file keeps its layout where nothing was renamed (`BinaryPropertyListLayoutWriter`).
-    public func rewrite(plist original: PropertyListValue, to target: PropertyListFormat, original file: Data? = nil) throws(KeyedArchiveError) -> Result {
+    /// read back and compared before it is returned.
+    public func rewrite(plist original: PropertyListValue, to target: PropertyListFormat) throws(KeyedArchiveError) -> Result {
         var plist = original
         let report = try rename(&plist)
         let written: Data
         do {
             switch target {
-            case .binary:
-                if let file {
-                    written = BinaryPropertyListLayoutWriter(original: file, options: readOptions).write(plist)
-                } else {
-                    written = BinaryPropertyListWriter().write(plist)
-                }
+            case .binary: written = BinaryPropertyListWriter().write(plist)
             case .xml: written = try XMLPropertyListWriter().write(plist)
             case .json, .openStep:
                 throw KeyedArchiveError(.invalidRequest, "an archive is written as binary or xml, not \(target.rawValue)")

@@ -19,8 +19,6 @@ struct KeyedArchiveDecoding {
     var flatKeyIsClass: [Bool] = []
     /// Per distinct key: its index in `ArchivedContentDecoder.shortcutKeys`, or -1.
     var flatKeyRole: [Int8] = []
-    /// Whether some key of the flat table is not a string (then each object's keys are checked).
-    var flatHasNonStringKeys = false
     /// With a flat table, per key: the last UID array converted under it, which the next one
     /// reuses when it holds the same UIDs (`NS.keys` of an array of records, for instance).
     var lastReferences: [(range: Range<Int>, values: [ArchivedValue])?] = []
@@ -35,8 +33,6 @@ struct KeyedArchiveDecoding {
     /// With a flat table read without values, while objects are decoded: what reads the
     /// scalars from the file, with one parser for all of them.
     var scalarCursor: FlatScalarReader.Cursor?
-    /// Whether `$objects[0]` is "$null", so that UID 0 is nil (as NSKeyedArchiver writes it).
-    var zeroIsNull = true
 
     init(plist: PropertyListValue, options: KeyedArchiveReadOptions) {
         self.plist = plist
@@ -76,7 +72,7 @@ struct KeyedArchiveDecoding {
         guard let versionValue = top["$version"] else {
             throw KeyedArchiveError(.notAnArchive, "not a keyed archive: no $version")
         }
-        guard Self.isArchiveVersion(versionValue) else {
+        guard case .integer(let v) = versionValue, v.int64Value == 100_000 else {
             throw KeyedArchiveError(.notAnArchive, "unsupported $version \(Self.describe(versionValue)); NSKeyedArchiver writes 100000")
         }
         guard case .array(let objectList)? = top["$objects"] else {
@@ -95,7 +91,6 @@ struct KeyedArchiveDecoding {
                     let unescaped = Self.unescape(name)
                     flatKeyRole.append(Int8(ArchivedContentDecoder.shortcutKeys.firstIndex(of: unescaped) ?? -1))
                 } else {
-                    flatHasNonStringKeys = true
                     flatKeyRole.append(-1)
                     flatKeyFields.append(nil)
                     flatKeySkipped.append(false)
@@ -106,14 +101,8 @@ struct KeyedArchiveDecoding {
         } else {
             raw = RawObjects(objectList)
         }
-        // NSKeyedArchiver puts "$null" first, and UID 0 then stands for nil; Foundation's
-        // unarchiver requires neither (it takes any reference to a "$null" for nil), so an
-        // archive without it is read, its UID 0 an object like any other.
-        zeroIsNull = raw.count > 0 && !raw.isFlatDictionary(0) && raw[0] == .string("$null")
-        // The flat table's readers (the class index's walk, `KeyedArchiveObjectTable.Reader`)
-        // take UID 0 for nil: an archive without "$null" first is left to the tree's decoding.
-        if flat != nil, !zeroIsNull {
-            throw KeyedArchiveError(.malformed, "$objects[0] is not \"$null\"; read without the flat table")
+        guard raw.count > 0, !raw.isFlatDictionary(0), case .string("$null") = raw[0] else {
+            throw KeyedArchiveError(.malformed, "$objects[0] must be \"$null\"")
         }
         guard raw.count <= options.propertyList.maximumObjectCount else {
             throw KeyedArchiveError(.limitExceeded, "$objects holds \(raw.count) entries, over the limit of \(options.propertyList.maximumObjectCount)")
@@ -127,7 +116,7 @@ struct KeyedArchiveDecoding {
             guard case .string(let name) = key else {
                 throw KeyedArchiveError(.malformed, "$top has a key that is not a string")
             }
-            topFields.append(ArchivedField(key: Self.unescape(name), value: try field(value, in: nil, key: "$top.\(name)", rawKey: name)))
+            topFields.append(ArchivedField(key: Self.unescape(name), value: try field(value, in: nil, key: "$top.\(name)")))
         }
         return (archiver, topFields)
     }
@@ -237,10 +226,14 @@ struct KeyedArchiveDecoding {
         case .data(let d): return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .data(d))
         case .date(let d): return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .date(d))
         case .dictionary(let d):
-            // An object is a dictionary of string keys with a `$class` reference; any other
-            // dictionary is a value that Foundation's unarchiver hands back as it is.
-            guard case .uid(let classUID)? = d["$class"], d.keys.allSatisfy({ $0.stringValue != nil }) else {
-                return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .propertyList(value))
+            guard let classValue = d["$class"] else {
+                if d["$classname"] != nil {
+                    throw KeyedArchiveError(.malformed, "a class description is used as an object", objectUID: uid)
+                }
+                throw KeyedArchiveError(.malformed, "object has no $class", objectUID: uid)
+            }
+            guard case .uid(let classUID) = classValue else {
+                throw KeyedArchiveError(.malformed, "$class is \(article(classValue.typeName)), not a UID", objectUID: uid)
             }
             let (archivedClass, decoder, _) = try archivedClass(classUID, objectUID: uid)
             var fields: [ArchivedField] = []
@@ -257,20 +250,8 @@ struct KeyedArchiveDecoding {
                 object.content = decoder(ArchivedContentDecoder(raw: raw, object: object)) ?? .object
             }
             return object
-        case .array, .set, .uid, .null, .invalidUTF16String:
-            // Handed back as it is, as Foundation's unarchiver does (`__SwiftValue.store`).
-            return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .propertyList(value))
-        }
-    }
-
-    /// Whether `$version` is what Foundation's unarchiver takes for 100000: a number whose
-    /// `int32Value` is 100000 (an integer's low 32 bits; a real truncated, or 0x80000000 out
-    /// of range, as x86 converts it).
-    static func isArchiveVersion(_ value: PropertyListValue) -> Bool {
-        switch value {
-        case .integer(let i): return Int32(truncatingIfNeeded: i.low) == 100_000
-        case .real(let d): return d > -2147483649.0 && d < 2147483648.0 && Int32(d.rounded(.towardZero)) == 100_000
-        default: return false
+        default:
+            throw KeyedArchiveError(.malformed, "object is \(article(value.typeName)); objects are strings, numbers, data or dictionaries with a $class", objectUID: uid)
         }
     }
 
@@ -288,11 +269,11 @@ struct KeyedArchiveDecoding {
                 break
             }
         }
-        // Without a `$class` reference, or with a key that is not a string, the dictionary is a
-        // value (see `decodeObject`).
-        guard classEntry < end, flatEntries[classEntry].kind == .uid,
-              !flatHasNonStringKeys || (start..<end).allSatisfy({ flatKeyFields[Int(flatEntries[$0].key)] != nil }) else {
-            return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .propertyList(raw.dictionary(uid)))
+        guard classEntry < end else {
+            throw KeyedArchiveError(.malformed, "object has no $class", objectUID: uid)
+        }
+        guard flatEntries[classEntry].kind == .uid else {
+            throw KeyedArchiveError(.malformed, "$class is not a UID", objectUID: uid)
         }
         let classUID = flatEntries[classEntry].payload
         var slot = classUID < UInt64(raw.count) ? Int(classSlots[Int(classUID)]) : -1
@@ -328,9 +309,7 @@ struct KeyedArchiveDecoding {
     mutating func field(_ entry: FlatEntry, objectUID: Int) throws(KeyedArchiveError) -> ArchivedValue {
         switch entry.kind {
         case .uid:
-            let u = UInt64(entry.payload)
-            if u >= UInt64(raw.count), isUnasked(entry) { return .inline(.uid(u)) }
-            return try reference(u, objectUID: objectUID)
+            return try reference(UInt64(entry.payload), objectUID: objectUID)
         case .uids:
             let range = entry.uidRange
             if let last = lastReferences[Int(entry.key)], last.range.count == range.count,
@@ -347,7 +326,7 @@ struct KeyedArchiveDecoding {
                     [ArchivedValue](unsafeUninitializedCapacity: range.count) { buffer, initialized in
                         for (n, i) in range.enumerated() {
                             let u = uids[i]
-                            buffer.initializeElement(at: n, to: u == 0 && zeroIsNull ? .null : .object(uid: Int(u)))
+                            buffer.initializeElement(at: n, to: u == 0 ? .null : .object(uid: Int(u)))
                         }
                         initialized = range.count
                     }
@@ -355,11 +334,7 @@ struct KeyedArchiveDecoding {
             } else {
                 // The first UID out of range is the error, as `reference` words it.
                 var checked: [ArchivedValue] = []
-                let unasked = isUnasked(entry)
-                for i in range {
-                    let u = UInt64(flatUIDs[i])
-                    checked.append(unasked && u >= objectCount ? .inline(.uid(u)) : try reference(u, objectUID: objectUID))
-                }
+                for i in range { checked.append(try reference(UInt64(flatUIDs[i]), objectUID: objectUID)) }
                 out = checked
             }
             lastReferences[Int(entry.key)] = (range, out)
@@ -374,18 +349,12 @@ struct KeyedArchiveDecoding {
         }
     }
 
-    /// Whether a flat entry's key is one no decoder asks for (`isUnaskedKey`).
-    func isUnasked(_ entry: FlatEntry) -> Bool {
-        guard case .string(let key) = raw.keys[Int(entry.key)] else { return false }
-        return Self.isUnaskedKey(key)
-    }
-
     @inline(__always)
     func reference(_ u: UInt64, objectUID: Int) throws(KeyedArchiveError) -> ArchivedValue {
         guard u < UInt64(raw.count) else {
             throw KeyedArchiveError(.malformed, "reference to UID \(u), outside $objects (0..<\(raw.count))", objectUID: objectUID)
         }
-        return u == 0 && zeroIsNull ? .null : .object(uid: Int(u))
+        return u == 0 ? .null : .object(uid: Int(u))
     }
 
     /// The class description at `uid`, read once, with the content decoder for its objects.
@@ -400,26 +369,26 @@ struct KeyedArchiveDecoding {
         guard case .dictionary(let d) = raw[index] else {
             throw KeyedArchiveError(.malformed, "$class refers to #\(index), which is \(article(raw[index].typeName)), not a class description", objectUID: objectUID)
         }
-        // `$classes` and `$classhints` are read when they are arrays of strings; Foundation's
-        // unarchiver ignores them otherwise (`as? [String]`), and so does this.
-        func strings(_ key: String) -> [String] {
-            guard case .array(let a)? = d[key] else { return [] }
+        guard case .string(let name)? = d["$classname"] else {
+            throw KeyedArchiveError(.malformed, "class description #\(index) has no $classname string", objectUID: objectUID)
+        }
+        func strings(_ key: String) throws(KeyedArchiveError) -> [String] {
+            guard let v = d[key] else { return [] }
+            guard case .array(let a) = v else {
+                throw KeyedArchiveError(.malformed, "\(key) of class \(name) is not an array", objectUID: objectUID)
+            }
             var out: [String] = []
             for e in a {
-                guard case .string(let s) = e else { return [] }
+                guard case .string(let s) = e else {
+                    throw KeyedArchiveError(.malformed, "\(key) of class \(name) holds \(article(e.typeName)), not a class name", objectUID: objectUID)
+                }
                 out.append(s)
             }
             return out
         }
-        let hints = strings("$classhints")
-        // Without a `$classname`, Foundation's unarchiver takes the first of the hints that names
-        // a class it has; with no classes of its own here, this takes the first hint.
-        guard let name = d["$classname"]?.stringValue ?? hints.first else {
-            throw KeyedArchiveError(.malformed, "class description #\(index) has no $classname string (nor $classhints)", objectUID: objectUID)
-        }
-        var chain = strings("$classes")
+        var chain = try strings("$classes")
         if chain.isEmpty { chain = [name] }
-        let result = ArchivedClass(uid: index, name: name, chain: chain, hints: hints)
+        let result = ArchivedClass(uid: index, name: name, chain: chain, hints: try strings("$classhints"))
         let decoderName = ArchivedContentDecoder.decoderName(for: result)
         let decoder = decoderName.flatMap { ArchivedContentDecoder.decoders[$0] }
         let shortcut = ArchivedContentDecoder.shortcut(forDecoderNamed: decoderName)
@@ -431,19 +400,13 @@ struct KeyedArchiveDecoding {
     }
 
     /// A field value: UIDs become references, checked against `$objects`.
-    ///
-    /// - Parameter rawKey: the key as stored, when `key` is not (a `$top` entry's path).
-    func field(_ value: PropertyListValue, in objectUID: Int?, key: String, rawKey: String? = nil) throws(KeyedArchiveError) -> ArchivedValue {
+    func field(_ value: PropertyListValue, in objectUID: Int?, key: String) throws(KeyedArchiveError) -> ArchivedValue {
         switch value {
         case .uid(let u):
             guard u < UInt64(raw.count) else {
-                // No decoder asks for a key that starts with one `$` (NSKeyedArchiver escapes a
-                // coder's own `$` keys as `$$`; unkeyed coding's are `$0`, `$1`, …): Foundation's
-                // unarchiver never follows such a reference, so it is kept as the UID it is.
-                if Self.isUnaskedKey(rawKey ?? key) { return .inline(value) }
                 throw KeyedArchiveError(.malformed, "reference to UID \(u), outside $objects (0..<\(raw.count))", objectUID: objectUID, keyPath: key)
             }
-            return u == 0 && zeroIsNull ? .null : .object(uid: Int(u))
+            return u == 0 ? .null : .object(uid: Int(u))
         case .array(let elements):
             guard elements.contains(where: { if case .uid = $0 { true } else { false } }) else { return .inline(value) }
             var out: [ArchivedValue] = []
@@ -452,7 +415,7 @@ struct KeyedArchiveDecoding {
             // arrays would copy out every subtree the property list shares (a 500-byte file of
             // arrays that each hold the next one twice would become gigabytes of references).
             for e in elements {
-                if case .array = e { out.append(.inline(e)) } else { out.append(try field(e, in: objectUID, key: key, rawKey: rawKey)) }
+                if case .array = e { out.append(.inline(e)) } else { out.append(try field(e, in: objectUID, key: key)) }
             }
             return .array(out)
         default:
@@ -466,14 +429,6 @@ struct KeyedArchiveDecoding {
         if let named = top.first(where: { $0.key == topKey }) { return named.value }
         if top.count == 1 { return top[0].value }
         return top.first(where: { $0.key == "$0" })?.value
-    }
-
-    /// Whether no decoder can ask for `key`: it starts with one `$` and is neither `$class` nor
-    /// one of unkeyed coding's `$0`, `$1`, ….
-    static func isUnaskedKey(_ key: String) -> Bool {
-        guard key.hasPrefix("$"), !key.hasPrefix("$$"), key != "$class" else { return false }
-        let rest = key.utf8.dropFirst()
-        return rest.isEmpty || !rest.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     /// `$$key` is the escaped form of a key that starts with `$`.

@@ -304,7 +304,6 @@ public struct KeyedArchiveJSONExporter: Sendable {
             if let name = c.name { entries.append(("name", .string(name))) }
             return Self.object(entries)
         case .object: return .null
-        case .propertyList(let value): return Self.plist(value)
         }
     }
 
@@ -391,7 +390,6 @@ public struct KeyedArchiveJSONExporter: Sendable {
         case .color: "color"
         case .oldStyleArray: "oldStyleArray"
         case .object: "object"
-        case .propertyList: "propertyList"
         }
     }
 }

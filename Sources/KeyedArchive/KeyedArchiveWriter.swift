@@ -156,7 +156,6 @@ public struct KeyedArchiveWriter: Sendable {
             case .number(let n): return n
             case .data(let d): return .data(d)
             case .date(let d): return .date(d)
-            case .propertyList(let value): return value
             default: return "$null"
             }
         }

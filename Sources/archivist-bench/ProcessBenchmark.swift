@@ -36,10 +36,6 @@ struct ProcessBenchmark {
         let archive = directory + "/records.archive.bplist"
         FileManager.default.createFile(atPath: archive, contents: archiveData)
         log("process: \(archiveData.count) bytes, \(objectCount) archived objects")
-        // The same archive with every record's NS.keys stored once (`SharedLayoutInput`).
-        let sharedData = SharedLayoutInput.shared(archiveData)
-        let sharedArchive = directory + "/records.shared.bplist"
-        if let sharedData { FileManager.default.createFile(atPath: sharedArchive, contents: sharedData) }
 
         // The property lists.
         log("process: generating \(settings.dictionaryCount) dictionaries…")
@@ -70,11 +66,6 @@ struct ProcessBenchmark {
         let check = rounds.add([cli, "check", archive])
         let unarchive = rounds.add([cli, "unarchive", archive, "--to", "json", "-o", directory + "/out.json"], outputPath: directory + "/out.json")
         let inspect = rounds.add([cli, "inspect", archive, "--format", "json"], stdoutPath: directory + "/inspect.json")
-        let sharedCheck = sharedData.map { _ in rounds.add([cli, "check", sharedArchive]) }
-        let sharedUnarchive = sharedData.map { _ in
-            rounds.add([cli, "unarchive", sharedArchive, "--to", "json", "-o", directory + "/out.json"], outputPath: directory + "/out.json")
-        }
-        let sharedInspect = sharedData.map { _ in rounds.add([cli, "inspect", sharedArchive, "--format", "json"], stdoutPath: directory + "/inspect.json") }
         let foundationReadCommand = settings.skipFoundation ? nil : rounds.add([bench, "--foundation-plist", binary, "none", out])
         let foundationXMLCommand = settings.skipFoundation ? nil : rounds.add([bench, "--foundation-plist", binary, "xml", out], outputPath: out)
         let foundationBinaryCommand = settings.skipFoundation ? nil : rounds.add([bench, "--foundation-plist", binary, "binary", out], outputPath: out)
@@ -110,14 +101,6 @@ struct ProcessBenchmark {
         archiveRow("`archivist unarchive --to json -o out.json`", unarchive, goal: "≥ 20× Foundation")
         archiveRow("`archivist inspect --format json`", inspect, goal: "≥ 15× Foundation, output ≤ 3× input")
         archiveRows.append(Row(command: "Foundation `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`", run: foundationRun))
-        // The shared-collection layout, against the same verb on the Apple layout.
-        for (label, shared, apple) in [("check", sharedCheck, check), ("unarchive --to json -o out.json", sharedUnarchive, unarchive),
-                                       ("inspect --format json", sharedInspect, inspect)] {
-            guard let shared, let sharedData else { continue }
-            var row = Row(command: "`archivist \(label)`, NS.keys shared (\(mb(sharedData.count)))", run: shared.best, goal: "≤ 1.25× Apple layout, peak ≤ 3× input")
-            if let ours = shared.best, let theirs = apple.best { row.comparisons.append(String(format: "%.2f× Apple layout", ours.seconds / theirs.seconds)) }
-            archiveRows.append(row)
-        }
 
         let foundationRead = foundationReadCommand?.best, foundationXML = foundationXMLCommand?.best
         let foundationBinary = foundationBinaryCommand?.best

@@ -17,9 +17,6 @@ import PropertyList
 //                               [--repeat N] [--write-inputs DIR]
 //                                                      (scan and migrate of stores and PostgreSQL columns, palette
 //                                                       and every value distinct, against another build, in rounds)
-//   archivist-bench --only shared [--cli PATH] [--baseline-cli PATH] [--archive-records N] [--repeat N]
-//                                                      (check, unarchive and inspect of the archive in NSKeyedArchiver's
-//                                                       layout and with shared NS.keys, against another build, in rounds)
 //   archivist-bench --only typedstream [--cli PATH]    (typedstreams as a whole process, against
 //                                                       pytypedstream; scan of typedstream rows)
 //   archivist-bench --launch STDOUT -- COMMAND…        (internal: times one command and reads its rusage)
@@ -103,15 +100,13 @@ while i < arguments.count {
     case "--skip-foundation":
         settings.skipFoundation = true
     default:
-        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--value-records N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process|typedstream|rows|shared] [--typedstream-records N] [--cli PATH] [--baseline-cli PATH] [--postgres URL] [--shapes store,postgres] [--archive-records N] [--store-rows N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: archivist-bench [--dicts N] [--value-records N] [--repeat N] [--markdown] [--skip-foundation] [--write-inputs DIR] [--only plist|archive|store|keypath|process|typedstream|rows] [--typedstream-records N] [--cli PATH] [--baseline-cli PATH] [--postgres URL] [--shapes store,postgres] [--archive-records N] [--store-rows N]\n".utf8))
         exit(64)
     }
     i += 1
 }
 if settings.groups == ["process"] {
     ProcessBenchmark(settings: settings).run()
-} else if settings.groups == ["shared"] {
-    SharedLayoutBenchmark(settings: settings).run()
 } else if settings.groups == ["rows"] {
     RowsBenchmark(settings: settings).run()
 } else if settings.groups == ["typedstream"] {

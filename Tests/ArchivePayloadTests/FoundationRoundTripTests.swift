@@ -89,10 +89,8 @@ enum RoundTripInputs {
         }
         tally.accepted += 1
         do {
-            // `archive` detects the format from the bytes alone, as it does on standard input,
-            // JSON first (a payload is JSON by contract).
-            var ignored: [PropertyListWarning] = []
-            let (read, detected) = try PropertyListReader().read(bytes, preferringJSON: true, warnings: &ignored)
+            // `archive` detects the format from the bytes alone, as it does on standard input.
+            let (read, detected) = try PropertyListReader().read(bytes)
             guard detected == format else {
                 tally.unequal.append("\(input.name): unarchive's \(format) output reads as \(detected)")
                 return

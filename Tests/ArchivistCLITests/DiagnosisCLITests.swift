@@ -225,7 +225,7 @@ import Testing
     static let duplicates: [(name: String, text: String, column: Int)] = [
         ("dup.json", "{\n  \"a\": 1, \"b\": 5,\n  \"a\": 2\n}\n", 3),
         ("dup.strings", "{\n  a = 1; b = 5;\n  a = 2;\n}\n", 3),
-        ("dup.plist", "<plist version=\"1.0\"><dict>\n<key>a</key><integer>1</integer><key>b</key><integer>5</integer>\n<key>a</key><integer>2</integer>\n</dict></plist>\n", 6),   // the key's text, after <key>
+        ("dup.plist", "<plist version=\"1.0\"><dict>\n<key>a</key><integer>1</integer><key>b</key><integer>5</integer>\n<key>a</key><integer>2</integer>\n</dict></plist>\n", 5),   // libxml2's column: the end of <key>
     ]
 
     @Test func lintWarnsAboutARepeatedKeyWithItsLineAndColumnAndStrictFails() throws {

@@ -49,23 +49,14 @@ struct KeyedArchiveCorpusTests {
         #expect(failures.isEmpty, "\(failures)")
     }
 
-    /// Files the index calls broken archives that Foundation's NSKeyedUnarchiver on Linux reads
-    /// (archivist-parity asks it): `missing_uid_archive.plist`'s root has `$classy` where
-    /// `$class` should be, which makes it no object but a dictionary value, handed back as is.
-    static let readByFoundation: Set<String> = ["bpylist2/missing_uid_archive.plist"]
-
     @Test func everyBrokenKeyedArchiveInTheCorpusIsRefused() throws {
         // Every file the index marks broken at the archive level is refused, however many it lists.
         let rows = ArchiveCorpus.rows.filter { $0.invalid == "yes" && $0.level == "archive" }
         #expect(!rows.isEmpty, "INDEX.tsv lists no broken keyed archive")
         var accepted: [String] = []
-        for row in rows where !Self.readByFoundation.contains(row.path) {
+        for row in rows {
             if (try? KeyedArchive(data: try ArchiveCorpus.data(row.path))) != nil { accepted.append(row.path) }
         }
         #expect(accepted.isEmpty, "\(accepted)")
-        // The index's broken archives that Foundation's NSKeyedUnarchiver reads are read too.
-        for path in Self.readByFoundation where rows.contains(where: { $0.path == path }) {
-            #expect((try? KeyedArchive(data: try ArchiveCorpus.data(path))) != nil, "\(path)")
-        }
     }
 }

@@ -153,9 +153,8 @@ enum TestArchive {
     }
 
     @Test func aDamagedInnerArchiveExpandsAsItsPlainPlist() throws {
-        // $version is no number: the archive is refused (as Foundation's unarchiver refuses
-        // it), the plist still reads.
-        let broken: PropertyListValue = ["$archiver": "NSKeyedArchiver", "$version": "100000", "$top": [:], "$objects": ["$null"]]
+        // $objects[0] is not "$null": the archive is refused, the plist still reads.
+        let broken: PropertyListValue = ["$archiver": "NSKeyedArchiver", "$version": 100_000, "$top": [:], "$objects": ["x"]]
         let bytes = BinaryPropertyListWriter().write(broken)
         #expect(NestedPayload.identify(bytes) == .keyedArchive(.binary))
         #expect(NestedPayload.expand(bytes) == .propertyList(broken, format: .binary))

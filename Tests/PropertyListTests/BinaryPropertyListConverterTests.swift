@@ -20,18 +20,15 @@ enum Conversion: Equatable, CustomStringConvertible {
 }
 
 /// The converter must give what reading the tree and writing it gives, bytes and errors alike,
-/// for XML (`XMLPropertyListWriter`) and for binary (`BinaryPropertyListLayoutWriter` over the
-/// input, which lays the tree out as CF writes back what it read: the same CF layout reached
-/// from the tree and the original's places rather than from the walk's objects); and it must
-/// not fall back to the tree where the tree path succeeds, except for what only the tree path
-/// can tell (returned so callers can expect it).
+/// for XML and for binary; and it must not fall back to the tree where the tree path succeeds,
+/// except for what only the tree path can tell (returned so callers can expect it).
 @discardableResult
 func expectConverterAgreesWithTheTree(_ data: Data, _ options: PropertyListReadOptions = .default,
                                       sourceLocation: SourceLocation = #_sourceLocation) -> (xmlTranscoded: Bool, binaryTranscoded: Bool) {
     let converter = BinaryPropertyListConverter(options: options)
     let reader = BinaryPropertyListReader(options: options)
     let treeXML = Conversion { () throws(PropertyListError) in try XMLPropertyListWriter().write(reader.read(data)) }
-    let treeBinary = Conversion { () throws(PropertyListError) in BinaryPropertyListLayoutWriter(original: data, options: options).write(try reader.read(data)) }
+    let treeBinary = Conversion { () throws(PropertyListError) in BinaryPropertyListWriter().write(try reader.read(data)) }
     let xml = converter.transcodedXML(data)
     let binary = converter.transcodedBinary(data)
     if let xml { #expect(Conversion.written(xml) == treeXML, "XML transcoded, but the tree path gives \(treeXML)", sourceLocation: sourceLocation) }
@@ -48,8 +45,9 @@ func expectConverterAgreesWithTheTree(_ data: Data, _ options: PropertyListReadO
     return (xml != nil, binary != nil)
 }
 
-/// Binary written by a converter with two workers, however small the file, must be the tree's
-/// too, and must take every file one worker takes.
+/// Binary written with a second thread checking that no two scalars are equal (the walk then
+/// numbering each input scalar as its own object), however small the file, must be the tree's
+/// too, and must take every file the uniquing walk takes.
 func expectCheckedBinaryAgreesWithTheTree(_ data: Data, _ options: PropertyListReadOptions, treeBinary: Conversion, oneWalkTook: Bool,
                                           sourceLocation: SourceLocation = #_sourceLocation) {
     let checked = BinaryPropertyListConverter(options: options, workers: 2, minimumBytesForWorkers: 0)
@@ -72,6 +70,15 @@ func expectPositionedBinaryAgreesWithTheTree(_ data: Data, _ converter: BinaryPr
             #expect(Conversion.written(Data(output.bytes)) == treeBinary,
                     "binary handed on every \(every) bytes, but the tree path gives \(treeBinary)", sourceLocation: sourceLocation)
         }
+    }
+}
+
+/// What `DistinctScalarCheck` finds in `data`.
+func distinctScalarCheck(_ data: Data) throws -> DistinctScalarCheck.Outcome {
+    try data.withUnsafeBytes { raw in
+        let parser = try BinaryPropertyListParser(raw, options: .default, sharing: .refused)
+        guard let check = DistinctScalarCheck.start(parser) else { throw PropertyListError(.malformed, "no thread for the check") }
+        return check.result()
     }
 }
 
@@ -110,7 +117,7 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         var top = PropertyListDictionary()
         top.append(key: "records", value: .array(records))
         top.append(key: "big", value: .integer(PropertyListInteger(UInt64.max)))
-        top.append(key: "negative", value: .integer(PropertyListInteger(Int64.min)))
+        top.append(key: "negative", value: .integer(PropertyListInteger(Int128(-1) << 100)))
         top.append(key: "nan", value: .real(.nan))
         top.append(key: "infinity", value: .real(-.infinity))
         top.append(key: "zero", value: .real(-0.0))
@@ -125,34 +132,21 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         let data = BinaryPropertyListWriter().write(Self.everyKind)
         let taken = expectConverterAgreesWithTheTree(data)
         #expect(taken.xmlTranscoded && taken.binaryTranscoded)
-        // Our writer lays a tree out as CF does, so the file comes back as it was.
-        #expect(try BinaryPropertyListConverter().binary(data) == data)
+        // Our writer stores each distinct scalar once, as CF does.
+        #expect(try distinctScalarCheck(data) == .distinct)
     }
 
-    /// UTF-8 in an ASCII string (marker 0x5) is no "é" for CF: it reads each byte as Latin 1,
-    /// so the converters give the two characters CF gives, and the file is left to the tree.
-    @Test func utf8InAnASCIIStringConvertsAsTheLatin1CFReads() throws {
-        var file = magic
-        file += [0x52, 0xC3, 0xA9]                   // 0 at 8: "Ã©", as CF reads these bytes
-        file += [8]                                  // offset table at 11
-        file += trailer(count: 1, tableOffset: 11)
-        #expect(try BinaryPropertyListReader().read(Data(file)) == .string("\u{C3}\u{A9}"))
-        let taken = expectConverterAgreesWithTheTree(Data(file))
-        #expect(!taken.xmlTranscoded && !taken.binaryTranscoded)
-    }
-
-    /// Equal scalars stored as objects of their own stay apart, as CF writes back what it read
-    /// (its reader makes an object of each, and its writer stores each object once): each is
-    /// re-encoded as CF encodes it, a 4-byte real kept in four bytes.
-    @Test func scalarsStoredApartStayApartAndAreEncodedAsCFWritesThem() throws {
+    /// The same file with its shared strings stored again as objects of their own, and strings
+    /// in the forms other writers use: the output must unify them as CF would.
+    @Test func scalarsStoredTwiceOrInOtherFormsBecomeOneObjectAsCFWritesThem() throws {
         var file = magic
         var offsets: [UInt8] = []
         func add(_ object: [UInt8]) { offsets.append(UInt8(file.count)); file += object }
         add([0xA7, 1, 2, 3, 4, 5, 6, 7])           // 0: array of objects 1–7
         add([0x53] + Array("abc".utf8))             // 1: "abc", ASCII
         add([0x63, 0, 0x61, 0, 0x62, 0, 0x63])      // 2: "abc" again, as UTF-16
-        add([0x61, 0x00, 0xE9])                     // 3: "é" as UTF-16
-        add([0x61, 0x00, 0xE9])                     // 4: "é" again, as UTF-16
+        add([0x52, 0xC3, 0xA9])                     // 3: "é" as UTF-8 in an ASCII string
+        add([0x61, 0x00, 0xE9])                     // 4: "é" as UTF-16
         add([0x13, 0, 0, 0, 0, 0, 0, 0, 5])         // 5: 5 in eight bytes
         add([0x10, 5])                              // 6: 5 in one byte
         add([0x22, 0x3F, 0xC0, 0, 0])               // 7: 1.5 as a four-byte real
@@ -161,64 +155,40 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         let taken = expectConverterAgreesWithTheTree(Data(file))
         #expect(taken.xmlTranscoded && taken.binaryTranscoded)
         let rewritten = try BinaryPropertyListConverter().binary(Data(file))
-        var expected = magic
-        var expectedOffsets: [UInt8] = []
-        for object: [UInt8] in [[0xA7, 1, 2, 3, 4, 5, 6, 7], [0x53, 0x61, 0x62, 0x63], [0x53, 0x61, 0x62, 0x63], [0x61, 0x00, 0xE9],
-                                [0x61, 0x00, 0xE9], [0x10, 5], [0x10, 5], [0x22, 0x3F, 0xC0, 0, 0]] {
-            expectedOffsets.append(UInt8(expected.count))
-            expected += object
-        }
-        let table = UInt64(expected.count)
-        expected += expectedOffsets
-        expected += trailer(count: 8, tableOffset: table)
-        #expect(rewritten == Data(expected))
+        // "abc", "é", 5 and 1.5: four scalars and the array.
+        let objectCount = rewritten.suffix(24).prefix(8).reduce(0) { $0 << 8 | Int($1) }
+        #expect(objectCount == 5)
+        // The check beside the walk finds them, so the walk finds equal scalars itself.
+        #expect(try distinctScalarCheck(Data(file)) == .equalScalars)
         #expect(try BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0).binary(Data(file)) == rewritten)
     }
 
-    /// A boolean is written again at each place that holds it, referred to by its first copy
-    /// (CF's booleans are two objects, which `_flattenPlist` adds at every place): one `true`
-    /// held 255 times becomes 256 objects, whose references take two bytes (CF's width for the
-    /// count, 256), where the input's two objects took one; the walk that chose one byte writes
-    /// the file again with two.
-    @Test func aBooleanHeldInManyPlacesIsWrittenAtEachAndWidensTheReferences() throws {
+    /// 300 objects need references of two bytes; rewritten, the one string they all hold and
+    /// the array are two objects, whose references take one byte: the walk that chose two
+    /// bytes from the input's count must write the file again with one, as CF would.
+    @Test func anInputWhoseObjectsNeedWiderReferencesThanItsOutputsIsWrittenWithTheNarrowerWidth() throws {
         var file = magic
-        file += [0xAF, 0x10, 0xFF] + Array(repeating: 1, count: 255)   // 0 at 8: an array of 255 references to 1
-        let trueAt = UInt16(file.count)
-        file += [0x09]                                                  // 1: true, at 266
+        var offsets: [UInt16] = []
+        offsets.append(UInt16(file.count))
+        file += [0xAF, 0x11, 0x01, 0x2B] + (1...299).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }  // 0: array of objects 1–299
+        for _ in 1...299 {
+            offsets.append(UInt16(file.count))
+            file += [0x53] + Array("abc".utf8)                                                    // "abc", stored again each time
+        }
         let table = UInt64(file.count)
-        file += [0, 8, UInt8(trueAt >> 8), UInt8(trueAt & 0xFF)]
-        file += trailer(offsetSize: 2, count: 2, tableOffset: table)
+        file += offsets.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        file += trailer(offsetSize: 2, refSize: 2, count: 300, tableOffset: table)
         let taken = expectConverterAgreesWithTheTree(Data(file))
         #expect(taken.binaryTranscoded)
         let rewritten = try BinaryPropertyListConverter().binary(Data(file))
         let trailerBytes = Array(rewritten.suffix(32))
-        #expect(trailerBytes[7] == 2, "two-byte references")
-        #expect(trailerBytes[8..<16].reduce(0) { $0 << 8 | Int($1) } == 256, "the array and 255 copies of true")
-        // Every reference names the first copy, object 1.
-        let references = Array(rewritten[11..<(11 + 255 * 2)])
-        #expect(stride(from: 0, to: references.count, by: 2).allSatisfy { references[$0] == 0 && references[$0 + 1] == 1 })
+        #expect(trailerBytes[7] == 1, "one-byte references")
+        #expect(trailerBytes[8..<16].reduce(0) { $0 << 8 | Int($1) } == 2, "two objects")
         // Handed on as it was laid out, the first file is dropped and the second written whole.
         let output = RecordingPositionedOutput()
         #expect(BinaryPropertyListConverter().transcodeBinary(Data(file), into: output, handingOnEvery: 1))
         #expect(output.discards == 1)
         #expect(Data(output.bytes) == rewritten)
-    }
-
-    /// A file whose references are wider than CF would make them (two bytes for three objects)
-    /// is written with CF's width: the walk that chose the input's width writes it again.
-    @Test func anInputWithWiderReferencesThanCFsIsWrittenWithCFsWidth() throws {
-        var file = magic
-        file += [0xA2, 0, 1, 0, 2]                  // 0 at 8: array of 1 and 2, two-byte references
-        file += [0x51, 0x61]                        // 1 at 13: "a"
-        file += [0x51, 0x62]                        // 2 at 15: "b"
-        let table = UInt64(file.count)
-        file += [8, 13, 15]
-        file += trailer(refSize: 2, count: 3, tableOffset: table)
-        let taken = expectConverterAgreesWithTheTree(Data(file))
-        #expect(taken.binaryTranscoded)
-        let rewritten = try BinaryPropertyListConverter().binary(Data(file))
-        #expect(Array(rewritten.suffix(32))[7] == 1, "one-byte references")
-        #expect(try BinaryPropertyListReader().read(rewritten) == ["a", "b"])
     }
 
     /// Records handed on to a file every 256 bytes: the top array's references, set as each
@@ -237,9 +207,9 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         }
     }
 
-    /// An object no reference reaches is not written (CF's reader never makes it), even when a
-    /// reached one is equal to it.
-    @Test func anUnreachedCopyOfAScalarIsLeftOut() throws {
+    /// An object no reference reaches, equal to one that is reached: the check cannot tell, and
+    /// fails; the walk that finds equal scalars itself then writes what the tree writes.
+    @Test func anUnreachedCopyOfAScalarFailsTheCheckAndTheFileIsWrittenAsTheTreeWritesIt() throws {
         var file = magic
         var offsets: [UInt8] = []
         func add(_ object: [UInt8]) { offsets.append(UInt8(file.count)); file += object }
@@ -249,10 +219,30 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         let table = UInt64(file.count)
         file += offsets
         file += trailer(count: 3, tableOffset: table)
+        #expect(try distinctScalarCheck(Data(file)) == .equalScalars)
         let taken = expectConverterAgreesWithTheTree(Data(file))
         #expect(taken.binaryTranscoded)
-        let rewritten = try BinaryPropertyListConverter().binary(Data(file))
-        #expect(Array(rewritten.suffix(24).prefix(8)).reduce(0) { $0 << 8 | Int($1) } == 2, "the array and one string")
+        // Handed on as it was laid out, the walk without the table is dropped.
+        let output = RecordingPositionedOutput()
+        #expect(BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0).transcodeBinary(Data(file), into: output, handingOnEvery: 1))
+        #expect(output.discards == 1)
+        #expect(Data(output.bytes) == (try BinaryPropertyListConverter(workers: 1).binary(Data(file))))
+    }
+
+    /// Objects the reader refuses are skipped by the check (a walk that reaches one stops), so
+    /// a damaged copy of a scalar is not taken for it.
+    @Test func theCheckSkipsObjectsTheReaderRefuses() throws {
+        var file = magic
+        var offsets: [UInt8] = []
+        func add(_ object: [UInt8]) { offsets.append(UInt8(file.count)); file += object }
+        add([0xA1, 1])                              // 0: ["é"]
+        add([0x52, 0xC3, 0xA9])                     // 1: "é" as UTF-8 in an ASCII string
+        add([0x52, 0xC3, 0x28])                     // 2: invalid UTF-8, referenced by nothing
+        let table = UInt64(file.count)
+        file += offsets
+        file += trailer(count: 3, tableOffset: table)
+        #expect(try distinctScalarCheck(Data(file)) == .distinct)
+        expectConverterAgreesWithTheTree(Data(file))
     }
 
     @Test func whatXMLCannotHoldIsLeftToTheWriterWhichSaysWhy() {

@@ -14,7 +14,7 @@ import Testing
               <key>a</key><integer>1</integer><key>b</key><integer>5</integer>
               <key>a</key><integer>2</integer>
             </dict></plist>
-            """, 4, 8, 3, 8),   // XML points at the key's text, as its other errors do
+            """, 4, 7, 3, 7),   // XML points at the key's text, as its other errors do
         (.openStep, """
             // a comment
             {

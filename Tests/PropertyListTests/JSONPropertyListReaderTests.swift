@@ -73,17 +73,12 @@ import Testing
         #expect(try read(#""\" \\ \/ \b \f \n \r \t \u00e9 \uD83D\uDE00 \u0000""#) == "\" \\ / \u{8} \u{C} \n \r \t é 😀 \u{0}")
     }
 
-    @Test func aLoneSurrogateIsKeptUnlessRefused() throws {
-        // Kept by default (`preservesInvalidUTF16`, on as for CF's formats), refused when off.
-        #expect(try read(#""a\uD800b""#) == .invalidUTF16String([0x61, 0xD800, 0x62]))
-        #expect(try read(#"{"\uDC00": 1}"#) == .dictionary(PropertyListDictionary([(.invalidUTF16String([0xDC00]), 1)])))
-        #expect(try read(#"["\uD800\u0041"]"#) == [.invalidUTF16String([0xD800, 0x41])])
-        var refusing = PropertyListReadOptions()
-        refusing.preservesInvalidUTF16 = false
-        for text in [#""a\uD800b""#, #"["\uDC00"]"#, #"["\uD800\u0041"]"#] {
-            let error = #expect(throws: PropertyListError.self) { try read(text, options: refusing) }
-            #expect(error?.code == .invalidValue)
-        }
+    @Test func aLoneSurrogateIsKeptOnlyWhenAsked() throws {
+        #expect(throws: PropertyListError.self) { try read(#""a\uD800b""#) }
+        var options = PropertyListReadOptions()
+        options.preservesInvalidUTF16 = true
+        #expect(try read(#""a\uD800b""#, options: options) == .invalidUTF16String([0x61, 0xD800, 0x62]))
+        #expect(try read(#"{"\uDC00": 1}"#, options: options) == .dictionary(PropertyListDictionary([(.invalidUTF16String([0xDC00]), 1)])))
     }
 
     @Test(arguments: [String.Encoding.utf8, .utf16BigEndian, .utf16LittleEndian, .utf32BigEndian, .utf32LittleEndian, .utf16])
@@ -154,6 +149,8 @@ import Testing
         Corrupt("an escape JSON does not define", #"["\x41"]"#),
         Corrupt("a \\u escape with three digits", #"["\u004"]"#),
         Corrupt("a \\u escape with a non-hex digit", #"["\u00g1"]"#),
+        Corrupt("a lone low surrogate", #"["\uDC00"]"#, .invalidValue),
+        Corrupt("a high surrogate followed by a non-surrogate", #"["\uD800\u0041"]"#, .invalidValue),
         Corrupt("an unescaped tab inside a string", "[\"a\tb\"]"),
         Corrupt(
             "an unescaped NUL inside a string",

@@ -50,10 +50,12 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         ("<string>&lt;&gt;&amp;&apos;&quot;</string>", "<>&'\""),
         ("<string>&#169;&#x1D562;</string>", "©𝕢"),
         ("<string><![CDATA[<raw & ready>]]></string>", "<raw & ready>"),
+        ("<string>a<!-- comment -->b</string>", "ab"),
         ("<string>Grüße 日本 😀</string>", "Grüße 日本 😀"),
         ("<integer>42</integer>", 42),
         ("<integer>-42</integer>", -42),
         ("<integer>+7</integer>", 7),
+        ("<integer> 12 </integer>", 12),
         ("<integer>- 5</integer>", -5),
         ("<integer>0x1F</integer>", 31),
         ("<integer>0XfF</integer>", 255),
@@ -62,12 +64,15 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         ("<integer>00012</integer>", 12),
         ("<integer>18446744073709551615</integer>", .integer(PropertyListInteger(UInt64.max))),
         ("<integer>-9223372036854775808</integer>", .integer(PropertyListInteger(Int64.min))),
+        ("<integer>170141183460469231731687303715884105727</integer>", .integer(PropertyListInteger(Int128.max))),
+        ("<integer>-170141183460469231731687303715884105728</integer>", .integer(PropertyListInteger(Int128.min))),
         ("<real>1.5</real>", 1.5),
         ("<real>-0.25</real>", -0.25),
         ("<real>1e10</real>", 1e10),
         ("<real>1E-3</real>", 0.001),
         ("<real>.5</real>", 0.5),
         ("<real>5</real>", 5.0),
+        ("<real> 2.5 </real>", 2.5),
         ("<real>0.10000000000000001</real>", 0.1),
         ("<real>nan</real>", .real(.nan)),
         ("<real>NaN</real>", .real(.nan)),
@@ -80,20 +85,22 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         ("<true/>", true),
         ("<true></true>", true),
         ("<false/>", false),
+        ("<false> </false>", false),
         ("<date>2001-01-01T00:00:00Z</date>", .date(Date(timeIntervalSinceReferenceDate: 0))),
         ("<date>1970-01-01T00:00:00Z</date>", .date(Date(timeIntervalSince1970: 0))),
         ("<date>2011-05-12T03:28:01Z</date>", .date(Date(timeIntervalSince1970: 1_305_170_881))),
         ("<date>2000-12-31T23:59:60Z</date>", .date(Date(timeIntervalSinceReferenceDate: 0))),
         ("<date>-001-11-28T00:00:00Z</date>", .date(Date(timeIntervalSinceReferenceDate: -63_113_904_000 - 86_400 * 400))),
         ("<date>2001-02-30T00:00:00Z</date>", .date(Date(timeIntervalSinceReferenceDate: 86_400 * 60))),
+        ("<date>2011-05-12Z</date>", .date(Date(timeIntervalSince1970: 1_305_158_400))),
+        ("<date>2011Z</date>", .date(Date(timeIntervalSince1970: 1_293_840_000))),
         ("<data>AQID</data>", .data(Data([1, 2, 3]))),
         ("<data>AQ==</data>", .data(Data([1]))),
         ("<data>AQI=</data>", .data(Data([1, 2]))),
-        ("<data>AQ</data>", .data(Data())),  // CF drops a group of fewer than four digits
-        ("<integer> \t5</integer>", 5),  // CF skips whitespace before an integer, not after
-        ("<real> 2.5</real>", 2.5),  // nor after a real
+        ("<data>AQ</data>", .data(Data([1]))),
         ("<data>\n\tAQ\n\t ID\n</data>", .data(Data([1, 2, 3]))),
         ("<data></data>", .data(Data())),
+        ("<data/>", .data(Data())),
         ("<array/>", []),
         ("<array></array>", []),
         ("<array> <integer>1</integer> <array><true/></array> </array>", [1, [true]]),
@@ -104,22 +111,6 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
     ] as [(String, PropertyListValue)])
     func eachElementReadsAsItsValue(body: String, expected: PropertyListValue) throws {
         #expect(try readXML(applePlist(body)) == expected)
-    }
-
-    /// What other readers take and CF refuses (CFPropertyList.c).
-    @Test(arguments: [
-        "<string>a<!-- comment -->b</string>",  // `<!` in a string must start CDATA
-        "<integer> 12 </integer>",  // whitespace after the digits
-        "<integer>170141183460469231731687303715884105727</integer>",  // past 64 bits
-        "<integer>-170141183460469231731687303715884105728</integer>",  // below -2^63
-        "<real> 2.5 </real>",  // whitespace after the number
-        "<false> </false>",  // anything inside a boolean
-        "<date>2011-05-12Z</date>",  // a date without its time
-        "<date>2011Z</date>",
-        "<data/>",  // an empty <data/> (but <data></data> is empty data)
-    ])
-    func whatCFRefusesIsRefused(body: String) {
-        #expect(throws: PropertyListError.self) { try readXML(applePlist(body)) }
     }
 
     @Test func aDictionaryKeepsDuplicateKeysInTheOrderReadWhenAskedTo() throws {
@@ -137,12 +128,14 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
     @Test func aCFUIDDictionaryReadsAsAUID() throws {
         #expect(try readXML(applePlist("<dict><key>CF$UID</key><integer>5</integer></dict>")) == .uid(5))
         #expect(try readXML(applePlist("<dict><key>CF$UID</key><integer>0</integer></dict>")) == .uid(0))
-        #expect(try readXML(applePlist("<array><dict>\n\t<key>CF$UID</key>\n\t<integer>4294967295</integer>\n</dict></array>")) == [.uid(UInt64(UInt32.max))])
+        #expect(try readXML(applePlist("<array><dict>\n\t<key>CF$UID</key>\n\t<integer>18446744073709551615</integer>\n</dict></array>")) == [.uid(UInt64.max)])
     }
 
     @Test(arguments: [
         // A second key makes it an ordinary dictionary.
         "<dict><key>CF$UID</key><integer>5</integer><key>x</key><true/></dict>",
+        // A negative number is no UID.
+        "<dict><key>CF$UID</key><integer>-1</integer></dict>",
         // Nor is a string.
         "<dict><key>CF$UID</key><string>5</string></dict>",
         // The key is case-sensitive.
@@ -214,124 +207,6 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(try XMLPropertyListReader().read(Data(bytes)) == "é")
     }
 
-    /// CF looks a declared name up in ICU's table, which compares only its letters (in any
-    /// case) and digits, without leading zeros, up to a NUL (`ucnv_io_stripASCIIForCompare`);
-    /// found by FuzzParity ("UT<[F-8", which CF reads as UTF-8).
-    @Test(arguments: ["UTF_8", "utf8", "U.T.F-08", "UT<[F-8", "UTF-8\u{0}latin1", "ISO_8859_01"])
-    func anEncodingNameIsComparedAsICUComparesIt(_ name: String) throws {
-        var bytes = Array("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n<plist><string>".utf8)
-        bytes.append(0x41)
-        bytes += Array("</string></plist>".utf8)
-        #expect(try XMLPropertyListReader().read(Data(bytes)) == "A")
-        #expect(CoreFoundationVerdict.reads(Data(bytes)) != false)
-    }
-
-    /// Row linux-lacks-macroman of docs/parity.md: CF on Apple's platforms reads MacRoman with a
-    /// converter of its own, which Linux's CF does not build (CFStringEncodingConverter.c,
-    /// `#if TARGET_OS_MAC case kCFStringEncodingMacRoman`), so Foundation on Linux refuses the
-    /// document that Archivist reads as Apple's platforms read it.
-    @Test(arguments: ["macintosh", "x-mac-roman"])
-    func aMacRomanDocumentIsReadAsApplesPlatformsReadIt(_ name: String) throws {
-        var bytes = Array("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n<plist><string>".utf8)
-        bytes.append(0x8E)  // é in MacRoman
-        bytes += Array("</string></plist>".utf8)
-        #expect(try XMLPropertyListReader().read(Data(bytes)) == "é")
-        #expect(CoreFoundationVerdict.reads(Data(bytes)) != true, "Foundation on Linux now reads MacRoman: the row can go")
-    }
-
-    /// Row euc-jp-linux of docs/parity.md: CF's name table maps "euc-jp" to Japanese (EUC)
-    /// (CFStringEncodingDatabase.c) and Apple documents it (`String.Encoding.japaneseEUC`), but
-    /// Foundation on Linux reads none of its two-byte characters (あ, A4 A2, is refused where
-    /// Shift_JIS's reads), so Archivist reads such a document as Apple's platforms would.
-    @Test func anEUCJPDocumentIsReadAsApplesPlatformsReadIt() throws {
-        var bytes = Array("<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<plist><string>".utf8)
-        bytes += [0xA4, 0xA2]  // あ in EUC-JP
-        bytes += Array("</string></plist>".utf8)
-        #expect(try XMLPropertyListReader().read(Data(bytes)) == "あ")
-        #expect(CoreFoundationVerdict.reads(Data(bytes)) != true, "Foundation on Linux now reads EUC-JP: the row can go")
-        var shiftJIS = Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>\n<plist><string>".utf8)
-        shiftJIS += [0x82, 0xA0]  // あ in Shift_JIS
-        shiftJIS += Array("</string></plist>".utf8)
-        #expect(CoreFoundationVerdict.reads(Data(shiftJIS)) != false)
-    }
-
-    /// A name CF cannot hand ICU is no encoding: one with a byte past 0x7F (CF makes a C string
-    /// of it in ASCII), or of 60 bytes or more (ICU's longest name is 59); found by FuzzParity.
-    @Test(arguments: [Array("\u{E9}UTF-8".unicodeScalars.map { UInt8($0.value) }), Array(("UTF-8" + String(repeating: ".", count: 55)).utf8)])
-    func anEncodingNameICUCannotTakeIsRefused(_ name: [UInt8]) throws {
-        let bytes = Array("<?xml version=\"1.0\" encoding=\"".utf8) + name + Array("\"?><plist><true/></plist>".utf8)
-        #expect(throws: PropertyListError.self) { try XMLPropertyListReader().read(Data(bytes)) }
-        #expect(CoreFoundationVerdict.reads(Data(bytes)) != true)
-        // One byte shorter, the name is read.
-        let shorter = Array("<?xml version=\"1.0\" encoding=\"".utf8) + Array(("UTF-8" + String(repeating: ".", count: 54)).utf8) + Array("\"?><plist><true/></plist>".utf8)
-        #expect(try XMLPropertyListReader().read(Data(shorter)) == true)
-    }
-
-    /// CF converts the whole name to ASCII, so a byte past 0x7F after a NUL still makes it no
-    /// encoding; ICU reads the name up to the NUL, so its length is counted there. Found by
-    /// FuzzParity (`UTF-8#\0\xAB…`).
-    @Test func anEncodingNameIsCheckedWholeForHighBytesAndMeasuredToItsFirstNUL() throws {
-        func document(_ name: [UInt8]) -> Data {
-            Data(Array("<?xml version=\"1.0\" encoding=\"".utf8) + name + Array("\"?><plist><true/></plist>".utf8))
-        }
-        let highAfterNUL = document(Array("UTF-8#".utf8) + [0x00, 0xAB])
-        #expect(throws: PropertyListError.self) { try XMLPropertyListReader().read(highAfterNUL) }
-        #expect(CoreFoundationVerdict.reads(highAfterNUL) != true)
-        let longAfterNUL = document(Array("UTF-8".utf8) + [0x00] + Array(repeating: UInt8(ascii: "a"), count: 70))
-        #expect(try XMLPropertyListReader().read(longAfterNUL) == true)
-        #expect(CoreFoundationVerdict.reads(longAfterNUL) != false)
-    }
-
-    /// Names outside CF's short list are read as CF reads them, by CF's own look-up (its table's
-    /// prefixes with a number as `strtol` reads it, then ICU's aliases by their letters and
-    /// digits) and CF's converters, never iconv's options (`,x`) or leniency. `UTF-8,x`,
-    /// `Shift_JIS,x` and `+ ` in UTF-7 were found by FuzzParity.
-    @Test(arguments: [("ISO-8859-1,foo", true), ("iso-8859-0", false), ("iso-8859-17", false), ("ISO-8859-5", true),
-                      ("CP437,x", true), ("windows-1252,a", true), ("windows- 1251", true), ("cp-1252", true), ("Big 5", true),
-                      ("UTF-8,x", false), ("Shift_JIS,x", false), ("EUC-JP,x", false), ("UT*/F-8", true), ("IBM037", false),
-                      ("UTF-7", true), ("GBK", true), ("KOI8-R", true), ("ISO-8859-1e" + String(repeating: "`", count: 140), true),
-                      ("UTF-8" + String(repeating: "-", count: 70), false), ("", false)])
-    func anEncodingNameOutsideCFsShortListIsReadAsCFReadsIt(_ name: String, _ reads: Bool) throws {
-        let document = Data("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n<plist version=\"1.0\"><string>x</string></plist>\n".utf8)
-        try check(document, reads: reads)
-    }
-
-    /// Bytes a declared encoding cannot hold are refused as CF's converter refuses them; what
-    /// follows the declaration is given as bytes (scalars below 256).
-    @Test(arguments: [("UTF-7", "<!DOCTYPE+ plist><plist><true/></plist>", false), ("UTF-7", "<plist><string>a+AGEA-b</string></plist>", true),
-                      ("ISO-8859-8", "<plist><string>\u{BF}\u{FB}</string></plist>", false),
-                      ("Big5", "<plist><string>\u{A4}</string></plist>", false)])
-    func bytesTheDeclaredEncodingCannotHoldAreRefusedAsCFRefusesThem(_ name: String, _ rest: String, _ reads: Bool) throws {
-        let document = Data(Array("<?xml version=\"1.0\" encoding=\"\(name)\"?>\n".utf8)
-            + rest.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
-        try check(document, reads: reads)
-    }
-
-    /// `document` is read, or refused, by this reader and by CF alike.
-    func check(_ document: Data, reads: Bool) throws {
-        if reads {
-            #expect(throws: Never.self) { try XMLPropertyListReader().read(document) }
-        } else {
-            #expect(throws: PropertyListError.self) { try XMLPropertyListReader().read(document) }
-        }
-        #expect(CoreFoundationVerdict.reads(document) != !reads)
-    }
-
-    /// CF drops one leading U+FEFF from each string and key, however it was written (raw, in
-    /// CDATA, as a character reference, before an entity), and keeps one that follows anything
-    /// else. Found by FuzzParity.
-    @Test(arguments: [("<string>\u{FEFF}x</string>", "x"), ("<string>\u{FEFF}\u{FEFF}x</string>", "\u{FEFF}x"),
-                      ("<string><![CDATA[\u{FEFF}x]]></string>", "x"), ("<string>&#xFEFF;x</string>", "x"),
-                      ("<string>\u{FEFF}&amp;x</string>", "&x"), ("<string>&amp;\u{FEFF}x</string>", "&\u{FEFF}x"),
-                      ("<string> \u{FEFF}x</string>", " \u{FEFF}x"), ("<string>\u{FEFF}</string>", "")])
-    func aStringsLeadingFEFFIsDroppedAsCFDropsIt(_ element: String, _ expected: String) throws {
-        let document = Data(applePlist(element).utf8)
-        #expect(try XMLPropertyListReader().read(document) == .string(expected))
-        #expect(CoreFoundationVerdict.reads(document) != false)
-        let key = Data(applePlist("<dict><key>\u{FEFF}k</key><true/></dict>").utf8)
-        #expect(try XMLPropertyListReader().read(key) == ["k": true])
-    }
-
     // MARK: - What CF reads though XML forbids it
 
     @Test func characterReferencesToControlCharactersAreReadAsCFReadsThem() throws {
@@ -381,8 +256,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
             "<key>a</key>",  // a key
             "</dict></plist>",  // ends before its value
         ]),
-        // CF reads a <key> in a value's place as a string: here {a = b}, then a value without a key.
-        CorruptXML("two keys in a row", .malformed, says: "<string> without a <key>", [
+        CorruptXML("two keys in a row", .malformed, says: "<key> without a value", [
             "<plist><dict>",  // a dictionary
             "<key>a</key><key>b</key>",  // the second key comes where a value should
             "<string/></dict></plist>",
@@ -391,6 +265,9 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
             "<plist><dict>",  // a dictionary
             "<string>orphan</string>",  // a value where a key should be
             "</dict></plist>",
+        ]),
+        CorruptXML("a key outside a dictionary", .malformed, says: "<key> inside an <array>", [
+            "<plist><array><key>a</key></array></plist>",  // keys belong in dicts only
         ]),
         CorruptXML("two values in <plist>", .malformed, says: "more than one value", [
             "<plist>",  // holds exactly one value
@@ -404,8 +281,8 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         CorruptXML("an empty <plist/>", .malformed, says: "empty <plist>", [
             "<plist/>",  // no value at all
         ]),
-        CorruptXML("an empty <plist> inside a value", .malformed, says: "empty <plist>", [
-            "<plist><array><plist/></array></plist>",  // CF reads a <plist> anywhere, but never an empty one
+        CorruptXML("a <plist> inside a value", .malformed, says: "unexpected <plist>", [
+            "<array><plist/></array>",  // plist only at the top
         ]),
         CorruptXML("a NaN date", .invalidValue, says: "invalid <date>", [
             "<plist><date>nan</date></plist>",  // dates are ISO 8601, never NaN
@@ -413,16 +290,19 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         CorruptXML("an infinite date", .invalidValue, says: "invalid <date>", [
             "<plist><date>inf</date></plist>",  // nor infinite
         ]),
+        CorruptXML("a date in month 13", .invalidValue, says: "invalid <date>", [
+            "<plist><date>2001-13-01T00:00:00Z</date></plist>",  // no thirteenth month
+        ]),
         CorruptXML("a date without Z", .invalidValue, says: "invalid <date>", [
             "<plist><date>2001-01-01T00:00:00</date></plist>",  // UTC must be explicit
         ]),
-        CorruptXML("an empty date", .invalidValue, says: "empty <date/>", [
+        CorruptXML("an empty date", .invalidValue, says: "invalid <date>", [
             "<plist><date/></plist>",  // CF refuses it too
         ]),
         CorruptXML("letters in an integer", .invalidValue, says: "invalid <integer> \"12a\"", [
             "<plist><integer>12a</integer></plist>",  // 'a' is not a decimal digit
         ]),
-        CorruptXML("an empty integer", .invalidValue, says: "empty <integer/>", [
+        CorruptXML("an empty integer", .invalidValue, says: "invalid <integer>", [
             "<plist><integer/></plist>",  // no digits
         ]),
         CorruptXML("a bare 0x", .invalidValue, says: "invalid <integer>", [
@@ -431,8 +311,8 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         CorruptXML("a fraction in an integer", .invalidValue, says: "invalid <integer>", [
             "<plist><integer>1.5</integer></plist>",  // integers have no point
         ]),
-        CorruptXML("an integer past 64 bits", .invalidValue, says: "invalid <integer>", [
-            "<plist><integer>18446744073709551616</integer></plist>",  // UInt64.max + 1, past CF's range
+        CorruptXML("an integer past 128 bits", .invalidValue, says: "invalid <integer>", [
+            "<plist><integer>170141183460469231731687303715884105728</integer></plist>",  // Int128.max + 1
         ]),
         CorruptXML("a word in a real", .invalidValue, says: "invalid <real>", [
             "<plist><real>abc</real></plist>",  // not a number nor a CF name for one
@@ -443,20 +323,37 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         CorruptXML("a hexadecimal real", .invalidValue, says: "invalid <real>", [
             "<plist><real>0x1p3</real></plist>",  // CF does not read C99 hex floats
         ]),
-        CorruptXML("a byte past ASCII in base64", .invalidValue, says: "not base64", [
-            "<plist><data>AQ\u{E9}D</data></plist>",  // CF skips stray ASCII, but refuses this
+        CorruptXML("a stray byte in base64", .invalidValue, says: "unexpected byte 0x21", [
+            "<plist><data>AQ!D</data></plist>",  // '!' is not base64
         ]),
-        CorruptXML("an unterminated document", .truncated, says: "ends inside <array>", [
+        CorruptXML("a dangling base64 character", .invalidValue, says: "invalid base64", [
+            "<plist><data>AQIDB</data></plist>",  // one character cannot encode a byte
+        ]),
+        CorruptXML("padding inside base64", .invalidValue, says: "invalid base64", [
+            "<plist><data>AQ==AQ==</data></plist>",  // data after the padding
+        ]),
+        CorruptXML("too much padding", .invalidValue, says: "invalid base64", [
+            "<plist><data>AQ===</data></plist>",  // three '=' never occur
+        ]),
+        CorruptXML("garbage after the document", .malformed, says: "Extra content", [
+            "<plist><string/></plist>",  // a complete document
+            "junk",  // then more
+        ]),
+        CorruptXML("a second root element", .malformed, says: "Extra content", [
+            "<plist><string/></plist>",  // a complete document
+            "<plist><string/></plist>",  // and another
+        ]),
+        CorruptXML("an unterminated document", .malformed, says: "ends inside <array>", [
             "<plist><array>",  // opened
             "<integer>1</integer>",  // and never closed
         ]),
-        CorruptXML("mismatched tags", .malformed, says: "mismatched", [
+        CorruptXML("mismatched tags", .malformed, says: "mismatch", [
             "<plist><array></dict></plist>",  // </dict> closes <array>
         ]),
         CorruptXML("an undefined entity", .malformed, says: "nbsp", [
             "<plist><string>&nbsp;</string></plist>",  // HTML's, not XML's
         ]),
-        CorruptXML("a character reference to a surrogate", .invalidValue, says: "U+D800", [
+        CorruptXML("a character reference to a surrogate", .malformed, says: "invalid xmlChar value 55296", [
             "<plist><string>&#xD800;</string></plist>",  // half a UTF-16 pair is no character
         ]),
         CorruptXML("an empty document", .malformed, says: "no property list value", [
@@ -466,8 +363,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
             "  ",  // spaces
             "",  // and a line break
         ]),
-        // CF looks for a processing instruction's "?>" only while a byte follows it.
-        CorruptXML("a declaration and nothing else", .truncated, says: "processing instruction", [
+        CorruptXML("a declaration and nothing else", .malformed, says: "no property list value", [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",  // a prologue only
         ]),
         CorruptXML("an unknown encoding", .malformed, says: "foobar", [
@@ -475,25 +371,6 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
             "<plist><string/></plist>",
         ]),
     ]
-
-    /// What Core Foundation's parser reads that an XML parser would refuse (CFPropertyList.c).
-    @Test(arguments: [
-        ("a <key> as an array element, read as a string", "<plist><array><key>a</key></array></plist>", ["a"]),
-        ("a date in month 13, counted into the next year", "<plist><date>2001-13-01T00:00:00Z</date></plist>", .date(Date(timeIntervalSinceReferenceDate: 31_536_000))),
-        ("a stray ASCII byte in base64, skipped", "<plist><data>AQ!D</data></plist>", .data(Data())),
-        ("a dangling base64 digit, dropped", "<plist><data>AQIDB</data></plist>", .data(Data([1, 2, 3]))),
-        ("padding inside base64", "<plist><data>AQ==AQ==</data></plist>", .data(Data([1, 1]))),
-        ("too much padding", "<plist><data>AQ===</data></plist>", .data(Data([1]))),
-        ("garbage after the root element, ignored", "<plist><string/></plist>\njunk", ""),
-        ("a second root element, ignored", "<plist><string/></plist>\n<plist><string/></plist>", ""),
-        ("attributes CF never reads", "<plist version=1.0 version=2><string>a</string></plist>", "a"),
-        ("comments and DOCTYPEs in any order before the root", "<!-- a -- b --><?x?><!DOCTYPE a><!DOCTYPE b><plist><true/></plist>", true),
-        ("a raw carriage return kept in a string", "<plist><string>a\r\nb</string></plist>", "a\r\nb"),
-        ("leading whitespace in an integer", "<plist><integer> \t+ 0x1F</integer></plist>", 31),
-    ] as [(String, String, PropertyListValue)])
-    func whatCFReadsIsRead(_ why: String, _ xml: String, _ expected: PropertyListValue) throws {
-        #expect(try readXML(xml) == expected, "\(why)")
-    }
 
     @Test(arguments: corrupt)
     func corruptDocumentsAreRefusedWithAReason(_ input: CorruptXML) {
@@ -512,25 +389,9 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(error?.message.contains("\n") == false)
     }
 
-    @Test func aRawNULIsReadAsCFReadsIt() throws {
-        // CF reads a string's bytes as UTF-8, in which NUL is a character like any other.
+    @Test func aRawNULIsRefused() {
         let bytes = Array("<plist><string>a".utf8) + [0x00] + Array("b</string></plist>".utf8)  // NUL inside a string
-        #expect(try XMLPropertyListReader().read(Data(bytes)) == "a\u{0}b")
-    }
-
-    @Test(arguments: [
-        ("-1", UInt64(0xFFFF_FFFF)),  // an integer's low 32 bits
-        ("4294967296", 0),
-        ("18446744073709551615", 0xFFFF_FFFF),
-    ])
-    func aUIDOfAnyNumberIsWhatCFMakesOfIt(number: String, uid: UInt64) throws {
-        #expect(try readXML(applePlist("<dict><key>CF$UID</key><integer>\(number)</integer></dict>")) == .uid(uid))
-    }
-
-    @Test(arguments: [("3.7", UInt64(3)), ("-2.5", 0xFFFF_FFFE), ("1e20", 0x8000_0000), ("nan", 0x8000_0000)])
-    func aUIDOfARealIsWhatCFMakesOfIt(number: String, uid: UInt64) throws {
-        // A real, truncated to 32 bits as x86 converts it (out of range or NaN: 0x80000000).
-        #expect(try readXML(applePlist("<dict><key>CF$UID</key><real>\(number)</real></dict>")) == .uid(uid))
+        #expect(throws: PropertyListError.self) { try XMLPropertyListReader().read(Data(bytes)) }
     }
 
     // MARK: - Security
@@ -541,11 +402,9 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         #expect(try readXML(old) == false)
     }
 
-    @Test func anyInternalSubsetIsRefusedAsCFRefusesIt() {
-        // CF's skipDTD stops at the "[" of an internal subset: no declaration is ever read.
+    @Test func anInternalSubsetWithoutEntitiesIsAccepted() throws {
         let xml = "<!DOCTYPE plist [\n<!ELEMENT plist ANY>\n<!-- fine -->\n]>\n<plist><integer>1</integer></plist>"
-        let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
-        #expect(error?.message.contains("internal subset") == true)
+        #expect(try readXML(xml) == 1)
     }
 
     @Test func anExternalEntityIsRefused() {
@@ -557,8 +416,8 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
             <plist><string>&xxe;</string></plist>
             """
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
-        #expect(error?.message.contains("internal subset") == true)
-        #expect(error?.location == .lineColumn(line: 2, column: 17))
+        #expect(error?.message.contains("entity declarations are not allowed") == true)
+        #expect(error?.location == .lineColumn(line: 3, column: 43))
     }
 
     @Test func anInternalEntityIsRefusedToo() {
@@ -569,7 +428,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
     @Test func aParameterEntityIsRefused() {
         let xml = "<!DOCTYPE plist [<!ENTITY % remote SYSTEM \"http://example.invalid/evil.dtd\"> %remote;]><plist><true/></plist>"
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
-        #expect(error?.message.contains("internal subset") == true)
+        #expect(error?.message.contains("entity declarations are not allowed") == true)
     }
 
     @Test func billionLaughsIsRefusedAtOnce() {
@@ -581,7 +440,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         xml += "]>\n<plist><string>&lol9;</string></plist>\n"
         let start = Date()
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
-        #expect(error?.message.contains("internal subset") == true)
+        #expect(error?.message.contains("entity declarations are not allowed") == true)
         #expect(Date().timeIntervalSince(start) < 1)
     }
 
@@ -593,7 +452,6 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         let dtd = folder.appendingPathComponent("evil.dtd")
         try Data("<!ENTITY secret \"leaked\">\n".utf8).write(to: dtd)
         let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE plist SYSTEM \"\(dtd.absoluteString)\">\n<plist><string>&secret;</string></plist>"
-        // CF reads only the five predefined entities: the reference is refused, the DTD never read.
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
         #expect(error?.message.contains("secret") == true)
         // Without the reference, the same DOCTYPE is harmless: nothing is fetched.
@@ -688,12 +546,12 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         let xml = [
             "<plist>",  // line 1
             "<array>",  // line 2
-            "  <integer>12x</integer>",  // line 3: the bad value's text starts at column 12
+            "  <integer>12x</integer>",  // line 3: the start tag of the bad value ends at column 11
             "</array></plist>",  // line 4
         ].joined(separator: "\n")
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
-        #expect(error?.location == .lineColumn(line: 3, column: 12))
-        #expect(error?.description == "invalid <integer> \"12x\": unexpected 'x' at line 3, column 12 (in root[0])")
+        #expect(error?.location == .lineColumn(line: 3, column: 11))
+        #expect(error?.description == "invalid <integer> \"12x\" at line 3, column 11 (in root[0])")
     }
 
     @Test func libxml2ErrorsGiveTheLineAndColumnToo() {
@@ -731,7 +589,7 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
         let error = #expect(throws: PropertyListError.self) { try readXML(xml) }
         #expect(error?.keyPath == ["items", "[3]", "name"])
         #expect(error?.keyPathDescription == "root.items[3].name")
-        #expect(error?.location == .lineColumn(line: 14, column: 10))
+        #expect(error?.location == .lineColumn(line: 14, column: 9))
     }
 
     @Test func aDanglingKeyIsNamedInTheKeyPath() {
@@ -770,46 +628,52 @@ struct CorruptXML: Sendable, CustomTestStringConvertible {
     // MARK: - The shared corpus
 
     @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is absent"))
-    func everyXMLFileOfTheCorpusIsReadExactlyWhenCFReadsIt() throws {
-        // The corpus labels files by what other tools make of them; CF is the judge here.
-        let files = try SharedCorpus.entries { _ in true }.filter {
+    func everyValidXMLFileOfTheCorpusIsRead() throws {
+        let files = SharedCorpus.entries { $0.format == "xml" && $0.isValid }
+        #expect(files.count > 100)
+        var failures: [String] = []
+        for entry in files {
+            do {
+                _ = try XMLPropertyListReader().read(Data(contentsOf: entry.url))
+            } catch {
+                failures.append("\(entry): \(error)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is absent"))
+    func everyInvalidXMLFileOfTheCorpusIsRefused() throws {
+        let files = try SharedCorpus.entries { $0.isInvalidPlist }.filter {
             PropertyListFormat.detect(try Data(contentsOf: $0.url)) == .xml
         }
-        #expect(files.count > 100)
-        var disagreements: [String] = []
+        #expect(files.count > 25)
+        var accepted: [String] = []
         for entry in files {
             let data = try Data(contentsOf: entry.url)
-            let theirs = CoreFoundationVerdict.reads(data) ?? false
             do throws(PropertyListError) {
-                _ = try PropertyListReader().read(data)
-                if !theirs { disagreements.append("\(entry.path): we read what CF refuses") }
+                _ = try XMLPropertyListReader().read(data)
+                accepted.append(entry.path)
             } catch {
-                if theirs { disagreements.append("\(entry.path): we refuse what CF reads: \(error)") }
                 #expect(!error.message.isEmpty)
                 #expect(!error.message.contains("\n"))
             }
         }
-        #expect(disagreements.isEmpty, "\(disagreements)")
+        #expect(accepted.isEmpty, "\(accepted)")
     }
 
     @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is absent"))
-    func theSameDocumentReadsAlikeInEveryUnicodeEncodingWithAByteOrderMark() throws {
-        // Without a mark CF skips the first two bytes of UTF-16 and reads the rest little-endian,
-        // and does not take UTF-32 for what it is: only the marked files read, and alike.
+    func theSameDocumentReadsAlikeInEveryUnicodeEncodingOfTheCorpus() throws {
         let files = SharedCorpus.entries { $0.path.hasPrefix("dd-plist/test-xml-utf-") }
         #expect(files.count == 8)
-        let marked = files.filter { $0.path.hasSuffix("-bom.plist") }
-        let values = try marked.map { try XMLPropertyListReader().read(Data(contentsOf: $0.url)) }
-        #expect(marked.count == 4)
+        let values = try files.map { try XMLPropertyListReader().read(Data(contentsOf: $0.url)) }
         #expect(Set(values).count == 1)
-        for unmarked in files where !unmarked.path.hasSuffix("-bom.plist") {
-            #expect(throws: PropertyListError.self, "\(unmarked.path)") { try PropertyListReader().read(Data(contentsOf: unmarked.url)) }
-        }
     }
 
     @Test(.enabled(if: SharedCorpus.isAvailable, "../shared/corpus is absent"))
     func everyXMLFileFoundationReadsWeReadAlike() throws {
-        let files = SharedCorpus.entries { $0.format == "xml" && $0.isValid }
+        // s11 is a parser differential: CF ends a tag at a '>' inside an attribute value; XML does not.
+        let files = SharedCorpus.entries { $0.format == "xml" && $0.isValid && $0.path != "go-plist/s11.plist" }
         var disagreements: [String] = []
         for entry in files {
             let data = try Data(contentsOf: entry.url)

@@ -11,8 +11,6 @@ enum SharedCorpus {
         var format: String
         var isKeyedArchive: Bool
         var deliberatelyInvalid: String
-        var invalidLevel: String
-        var url: URL? { SharedCorpus.root?.appendingPathComponent(path) }
     }
 
     static let root: URL? = {
@@ -35,7 +33,7 @@ enum SharedCorpus {
         }
         return rows.map { row in
             Entry(path: column("path", row), format: column("format", row), isKeyedArchive: column("is_keyed_archive", row) == "yes",
-                  deliberatelyInvalid: column("deliberately_invalid", row), invalidLevel: column("invalid_level", row))
+                  deliberatelyInvalid: column("deliberately_invalid", row))
         }
     }()
 }
@@ -71,12 +69,6 @@ enum Expectation: Equatable, CustomStringConvertible {
     /// a valid OpenStep plist as a plist. A broken OpenStep file is ordinary text to a reader
     /// who knows no file names (text signals are weak: a JavaScript file may start with `(`),
     /// and files of format `other` (empty files, bare scalars, garbage) are noise.
-    ///
-    /// Where Core Foundation judges a file otherwise than the index (which records what
-    /// plistlib and other tools make of it), CF's verdict wins, as sweep reads as CF reads.
-    /// Broken archives of the index that Foundation's NSKeyedUnarchiver reads.
-    static let archivesFoundationReads: Set<String> = ["bpylist2/missing_uid_archive.plist"]
-
     static func of(_ entry: SharedCorpus.Entry) -> Expectation {
         let format: PropertyListFormat
         switch entry.format {
@@ -85,30 +77,6 @@ enum Expectation: Equatable, CustomStringConvertible {
         case "openstep": format = .openStep
         default: return .noise
         }
-        // A file the index calls a broken plist that CF reads (a date past 9999, Latin 1 in an
-        // ASCII string), or a valid one CF refuses (UTF-16 without a mark, a comment in a key):
-        // as the reader, with sweep's limits, reads it. (Bytes starting "bplist" stay binary to
-        // sweep, which sniffs by content, though CF reads "bplist00" alone as an OpenStep string.)
-        if entry.invalidLevel == "plist" || entry.deliberatelyInvalid == "no", let url = entry.url,
-           let data = try? Data(contentsOf: url), !data.starts(with: Array("bplist".utf8)) || format == .binary {
-            // (Read at CF's depth, on this thread's stack: a file past it keeps the index's word.)
-            let result = Result { () throws(PropertyListError) in try PropertyListReader().read(data) }
-            switch result {
-            case .success(let read):
-                // Text that is only a comment reads as an empty dictionary, which sweep leaves out.
-                if read.format == .openStep, read.value == .dictionary(PropertyListDictionary()), !data.contains(UInt8(ascii: "{")) { return .noise }
-                if entry.deliberatelyInvalid == "yes", !(read.format != .binary && data.starts(with: Array("bplist".utf8))) {
-                    return .item(entry.isKeyedArchive ? .keyedArchive : .plist, read.format)
-                }
-            case .failure(let error):
-                if entry.deliberatelyInvalid == "no", error.code != .limitExceeded {
-                    return format == .openStep ? .noise : .item(.unreadable, format)
-                }
-            }
-        }
-        // A file the index calls a broken archive that Foundation's NSKeyedUnarchiver reads, as
-        // archivist-parity finds (KeyedArchiveCorpusTests.readByFoundation says why).
-        if entry.invalidLevel == "archive", Self.archivesFoundationReads.contains(entry.path) { return .item(.keyedArchive, format) }
         switch entry.deliberatelyInvalid {
         case "ambiguous": return .either([.plist, .unreadable], format)
         case "yes": return format == .openStep ? .noise : .item(.unreadable, format)

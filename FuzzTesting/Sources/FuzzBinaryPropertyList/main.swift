@@ -4,10 +4,9 @@ import PropertyList
 
 /// libFuzzer entry point: bytes → `BinaryPropertyListReader` with the default limits (`read`,
 /// and `validate`, which must agree with it), `BinaryPropertyListConverter` (whose XML and binary
-/// must be the writers' bytes for the value read whenever it takes the file: XML's writer, and for
-/// binary `BinaryPropertyListLayoutWriter` over the input; XML written by one thread and by two
-/// in pieces alike, binary by one worker and two alike, and handed on to a file as it is laid
-/// out), then
+/// must be the writers' bytes for the value read whenever it takes the file, XML written by one
+/// thread and by two in pieces alike, binary with uniquing and beside `DistinctScalarCheck`
+/// alike, and handed on to a file as it is laid out), then
 /// what `print` and `convert` do with a value read (pretty printer, binary, XML and JSON
 /// writers), since shared references can make a small file stand for a large tree.
 /// Any thrown error is a pass; a crash, hang, leak or large allocation is a finding.
@@ -27,9 +26,9 @@ public func fuzzBinaryPropertyList(_ start: UnsafePointer<UInt8>?, _ count: Int)
     let xmlInPieces = threaded.transcodedXML(data)
     precondition(transcodedXML == nil || xmlInPieces == transcodedXML, "XML written in pieces differs from one walk's, or was refused")
     let binaryBesideCheck = threaded.transcodedBinary(data)
-    precondition(binaryBesideCheck == transcodedBinary, "binary written with two workers differs from one's, or only one took the file")
+    precondition(binaryBesideCheck == transcodedBinary, "binary written beside the scalar check differs from the uniquing walk's, or only one took the file")
     // Laid out into a file as it goes (every 16 bytes, so that small inputs too have references
-    // filled in after their collection was handed on), with one worker and with two.
+    // filled in after their collection was handed on), with uniquing and beside the check.
     for converter in [BinaryPropertyListConverter(), threaded] {
         let file = FileInMemory()
         let took = converter.transcodeBinary(data, into: file, handingOnEvery: 16)
@@ -42,10 +41,9 @@ public func fuzzBinaryPropertyList(_ start: UnsafePointer<UInt8>?, _ count: Int)
         return 0
     }
     _ = PropertyListPrettyPrinter().render(value)
-    _ = BinaryPropertyListWriter().write(value)
-    let binary = BinaryPropertyListLayoutWriter(original: data).write(value)
+    let binary = BinaryPropertyListWriter().write(value)
     let xml = try? XMLPropertyListWriter().write(value)
-    if let transcodedBinary { precondition(transcodedBinary == binary, "the converter's binary differs from the layout writer's") }
+    if let transcodedBinary { precondition(transcodedBinary == binary, "the converter's binary differs from the writer's") }
     if let transcodedXML { precondition(transcodedXML == xml, "the converter's XML differs from the writer's") }
     if let xmlInPieces { precondition(xmlInPieces == xml, "the XML written in pieces differs from the writer's") }
     _ = try? JSONPropertyListWriter().write(value)

@@ -45,8 +45,7 @@ extension Archivist {
                 let input = InputFile(path: file)
                 let destination = OutputFile(path: output)
                 if to == .binary { try destination.refuseBinaryOnTerminal("a binary keyed archive") }
-                // A payload is JSON by contract (`unarchive --to json | archive -`): JSON first.
-                let (payload, format) = try input.readPropertyList(reading, as: inputFormat.from, preferringJSON: true)
+                let (payload, format) = try input.readPropertyList(reading, as: inputFormat.from)
                 let data: Data
                 do {
                     let archiver = PayloadArchiver(classes: classes.classes, nullMarker: PayloadArchiver.nullMarker(for: format),

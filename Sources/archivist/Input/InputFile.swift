@@ -49,11 +49,8 @@ struct InputFile {
     ///
     /// Warnings (a key repeated in a dictionary) go to standard error as they are found; the
     /// value is what Apple's readers make of the file.
-    ///
-    /// - Parameter preferringJSON: JSON first when the text may be JSON (`archive`'s payloads).
-    func readPropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil,
-                          preferringJSON: Bool = false) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
-        try readPropertyList(read(limit: options.maximumInputSize), options, as: format, preferringJSON: preferringJSON)
+    func readPropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
+        try readPropertyList(read(limit: options.maximumInputSize), options, as: format)
     }
 
     /// Checks the input as `readPropertyList` reads it (same errors, warnings and limits),
@@ -67,34 +64,28 @@ struct InputFile {
             return try readPropertyList(data, options, as: format, warnings: &warnings).format
         }
         do {
-            let reader = PropertyListReader(options: options.readOptions)
-            if let format {
-                try reader.validate(data, as: format, warnings: &warnings)
-                return format
-            }
-            // A file that fails as binary is read as CF reads it next (OpenStep), as `read` does.
-            return try reader.validate(data, fileExtension: fileExtension, warnings: &warnings)
+            try PropertyListReader(options: options.readOptions).validate(data, as: .binary, warnings: &warnings)
+            return .binary
         } catch {
             throw CommandFailure(file: displayName, message: Diagnosis.propertyListFailure(error, data: data))
         }
     }
 
     /// `readPropertyList(_:as:)` of bytes already read from this input.
-    func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil,
-                          preferringJSON: Bool = false) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
+    func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
         var warnings: [PropertyListWarning] = []
-        let result = try readPropertyList(data, options, as: format, preferringJSON: preferringJSON, warnings: &warnings)
+        let result = try readPropertyList(data, options, as: format, warnings: &warnings)
         for warning in warnings { StandardError.write("archivist: \(displayName): warning: \(warning.description)\n") }
         return result
     }
 
     /// `readPropertyList(_:as:warnings:)` of bytes already read from this input.
-    func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil, preferringJSON: Bool = false,
+    func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil,
                           warnings: inout [PropertyListWarning]) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
         do {
             let reader = PropertyListReader(options: options.readOptions)
             let read = if let format { (value: try reader.read(data, as: format, warnings: &warnings), format: format) }
-                else { try reader.read(data, fileExtension: fileExtension, preferringJSON: preferringJSON, warnings: &warnings) }
+                else { try reader.read(data, fileExtension: fileExtension, warnings: &warnings) }
             ProcessLifetime.keep(read.value)
             return read
         } catch {

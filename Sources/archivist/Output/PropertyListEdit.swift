@@ -16,8 +16,7 @@ struct PropertyListEdit {
     /// Nothing is written unless every step succeeds, so a failed edit leaves the file as it was.
     func run(adding added: PropertyListValue? = nil, _ change: (inout PropertyListValue) throws(PropertyListEditError) -> Void) throws(CommandFailure) {
         let input = InputFile(path: file)
-        // A binary file's bytes are kept to lay the edited file out as the original
-        // (`PropertyListDocument`); the other formats' are let go once read.
+        // The input's bytes are let go once read: only the tree is held while writing.
         var document = try read(input)
         do {
             try change(&document.value)

@@ -1,1 +1,0 @@
-../../../Sources/archivist-parity/CoreFoundationOracle.swift

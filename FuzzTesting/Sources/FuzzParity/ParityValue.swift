@@ -1,1 +1,0 @@
-../../../Sources/archivist-parity/ParityValue.swift
