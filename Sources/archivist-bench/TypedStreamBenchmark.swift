@@ -73,6 +73,13 @@ struct TypedStreamBenchmark {
         let rounds = ProcessRounds()
         let inspect = rounds.add([cli, "inspect", stream, "--format", "json"], stdoutPath: directory + "/inspect.json")
         let unarchive = rounds.add([cli, "unarchive", "--no-check", stream, "--to", "json", "-o", directory + "/out.json"], outputPath: directory + "/out.json")
+        // With `--baseline-cli`, another build's same two commands in the same rounds, their
+        // outputs compared with this build's after.
+        let baseline = settings.baselineCLIPath.map { base in
+            (inspect: rounds.add([base, "inspect", stream, "--format", "json"], stdoutPath: directory + "/inspect-baseline.json"),
+             unarchive: rounds.add([base, "unarchive", "--no-check", stream, "--to", "json", "-o", directory + "/out-baseline.json"],
+                                   outputPath: directory + "/out-baseline.json"))
+        }
         let python = process.which("python3")
         let peerDecode = python.map { rounds.add([$0, "-m", "typedstream", "decode", stream], stdoutPath: directory + "/peer.txt") }
         let peerRead = python.map { rounds.add([$0, "-m", "typedstream", "read", stream], stdoutPath: directory + "/peer-read.txt") }
@@ -96,8 +103,21 @@ struct TypedStreamBenchmark {
             let share = command.best.map { String(format: "%.2f×", Double($0.peakBytes) / Double(data.count)) } ?? "–"
             print("| `\(label)` | \(seconds(command)) | \(memory(command)) | \(share) | \(against(command, peerDecode)) | ≥ 50× the peer, ≤ 3× the input |")
         }
+        if let baseline {
+            for (label, command) in [("baseline inspect --format json", baseline.inspect), ("baseline unarchive --to json", baseline.unarchive)] {
+                let share = command.best.map { String(format: "%.2f×", Double($0.peakBytes) / Double(data.count)) } ?? "–"
+                print("| `\(label)` | \(seconds(command)) | \(memory(command)) | \(share) | \(against(command, peerDecode)) | |")
+            }
+        }
         print("| `python3 -m typedstream decode` | \(seconds(peerDecode)) | \(memory(peerDecode)) | | | |")
         print("| `python3 -m typedstream read` (raw events) | \(seconds(peerRead)) | \(memory(peerRead)) | | | |")
+        if baseline != nil {
+            for (ours, theirs) in [("inspect.json", "inspect-baseline.json"), ("out.json", "out-baseline.json")] {
+                let same = FileManager.default.contentsEqual(atPath: directory + "/" + ours, andPath: directory + "/" + theirs)
+                print("")
+                print("\(ours) and the baseline's \(theirs): \(same ? "byte-identical" : "DIFFERENT")")
+            }
+        }
         print("")
         print("## Store scan: NSColor rows as typedstreams and as keyed archives (\(rowCount) rows each)")
         print("")

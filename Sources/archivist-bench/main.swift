@@ -20,8 +20,10 @@ import PropertyList
 //   archivist-bench --only shared [--cli PATH] [--baseline-cli PATH] [--archive-records N] [--repeat N]
 //                                                      (check, unarchive and inspect of the archive in NSKeyedArchiver's
 //                                                       layout and with shared NS.keys, against another build, in rounds)
-//   archivist-bench --only typedstream [--cli PATH]    (typedstreams as a whole process, against
-//                                                       pytypedstream; scan of typedstream rows)
+//   archivist-bench --only typedstream [--cli PATH] [--baseline-cli PATH]
+//                                                      (typedstreams as a whole process, against
+//                                                       pytypedstream and another build; scan of
+//                                                       typedstream rows)
 //   archivist-bench --launch STDOUT -- COMMAND…        (internal: times one command and reads its rusage)
 //   archivist-bench --foundation-unarchive FILE        (internal: Foundation's side, one process)
 //   archivist-bench --foundation-plist FILE none|xml|binary OUT

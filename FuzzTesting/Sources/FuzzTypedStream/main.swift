@@ -6,7 +6,8 @@ import KeyedArchive
 import TypedStream
 
 /// libFuzzer entry point: bytes → `TypedStream(data:)` with the default limits; when they read,
-/// the keyed archive of the same objects (`KeyedArchive(typedStream:)`), what `inspect` does
+/// the keyed archive of the same objects (`KeyedArchive(typedStream:)`, held to the one its keyed
+/// form gives, `KeyedArchive(keyedFormOf:)`), what `inspect` does
 /// with it (tree, JSON, DOT), the allow-list check, the payload and the keyed rewrite read back.
 /// Inputs that do not start with a typedstream header are given one, so that every run reaches
 /// the reader. Any thrown error is a pass; a crash, hang, leak or large allocation is a finding.
@@ -20,9 +21,21 @@ public func fuzzTypedStream(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CIn
     }
     guard let stream = try? TypedStream(data: data) else { return 0 }
     _ = stream.classCounts
-    guard let archive = try? KeyedArchive(typedStream: stream) else { return 0 }
-    _ = KeyedArchiveTreePrinter().render(archive)
-    _ = try? KeyedArchiveJSONExporter(prettyPrinted: false, omitsDefaultMembers: true).write(archive)
+    // The objects decoded straight from the stream where they can be, and through the keyed form
+    // otherwise: the two must give the same archive, or fail alike.
+    let keyedForm = try? KeyedArchive(keyedFormOf: stream)
+    let direct = try? KeyedArchive(typedStream: stream)
+    // Compared as their compact JSON and their tree, which spell every object, field and value
+    // (a NaN, which no `==` holds equal, included). The JSON with every member would add only
+    // the stream's own groups, the same stream for both, and costs seconds under the sanitizers.
+    func drawn(_ archive: KeyedArchive?) -> (json: Data?, tree: String)? {
+        archive.map { (try? KeyedArchiveJSONExporter(prettyPrinted: false, omitsDefaultMembers: true).write($0), KeyedArchiveTreePrinter().render($0)) }
+    }
+    let (directDrawn, keyedDrawn) = (drawn(direct), drawn(keyedForm))
+    if directDrawn?.json != keyedDrawn?.json || directDrawn?.tree != keyedDrawn?.tree || (direct == nil) != (keyedForm == nil) {
+        fatalError("a typedstream decoded straight from the stream is not the archive its keyed form gives")
+    }
+    guard let archive = direct else { return 0 }
     _ = KeyedArchiveDotExporter().render(archive)
     _ = AllowListChecker().check(archive)
     _ = try? PayloadMapper().payload(of: archive)

@@ -10,7 +10,21 @@ extension KeyedArchive {
     /// `plist` is that keyed archive (what `rewrite --to keyed` writes, in Foundation's layout,
     /// through `KeyedArchiveWriter`); `typedStream` keeps the stream itself, with its classes'
     /// versions and each object's groups.
+    ///
+    /// The objects are decoded straight from the stream (`TypedStreamObjectBuilder`) where that
+    /// gives the same archive, and through the keyed form otherwise.
     public init(typedStream stream: TypedStream, options: KeyedArchiveReadOptions = .default) throws(KeyedArchiveError) {
+        var builder = TypedStreamObjectBuilder(stream: stream, options: options)
+        if let archive = builder.archive() {
+            self = archive
+            return
+        }
+        try self.init(keyedFormOf: stream, options: options)
+    }
+
+    /// `init(typedStream:options:)` through the keyed form, made a property list and decoded:
+    /// the path every stream can take, against which the direct one is tested.
+    public init(keyedFormOf stream: TypedStream, options: KeyedArchiveReadOptions = .default) throws(KeyedArchiveError) {
         var archiver = TypedStreamKeyedArchiver(stream: stream)
         let plist = archiver.archive()
         try self.init(plist: plist, options: options)

@@ -132,6 +132,24 @@ struct TypedStreamKeyedArchiver {
     /// The keyed form of object `index`: its class's reader when it knows the class and the
     /// groups are as that class writes them, else every value under `$0`, `$1`….
     mutating func encode(objectAt index: Int) -> PropertyListValue {
+        switch keyedParts(objectAt: index) {
+        case .inline(let value): value
+        case .object(let classIndex, let fields): object(ofClass: classIndex, fields)
+        }
+    }
+
+    /// What the keyed form of an object is made of, before it is made a dictionary.
+    enum KeyedParts {
+        /// An inline plist value (NSString, NSNumber, NSData of their own class).
+        case inline(PropertyListValue)
+        /// An object of stream class `classIndex` with these fields (keys unescaped).
+        case object(classIndex: Int, fields: [(String, PropertyListValue)])
+    }
+
+    /// The parts of `encode(objectAt:)`'s value: the same reading, without the dictionary.
+    /// Objects the stream lacks that a reader needs (run tables, font names) are added to
+    /// `objects` as they are by `encode`.
+    mutating func keyedParts(objectAt index: Int) -> KeyedParts {
         let object = stream.objects[index]
         let plan = plan(forClass: object.classIndex)
         var groups = TypedStreamGroupCursor(object.groups)
@@ -141,19 +159,19 @@ struct TypedStreamKeyedArchiver {
                 groups = attempt
                 switch result {
                 case .inline(let value) where groups.isAtEnd && level == 0:
-                    return value
+                    return .inline(value)
                 case .inline(let value):
                     // An inline kind with groups left over (a subclass of NSString, say): an
                     // object with the value under the key a keyed coder would give it, and the
                     // rest after.
-                    return self.object(ofClass: object.classIndex, [(Self.inlineKey(value), value)] + genericFields(&groups, startingAt: 0))
+                    return .object(classIndex: object.classIndex, fields: [(Self.inlineKey(value), value)] + genericFields(&groups, startingAt: 0))
                 case .fields(let fields):
-                    return self.object(ofClass: object.classIndex, fields + genericFields(&groups, startingAt: 0))
+                    return .object(classIndex: object.classIndex, fields: fields + genericFields(&groups, startingAt: 0))
                 }
             }
         }
         var all = TypedStreamGroupCursor(object.groups)
-        return self.object(ofClass: object.classIndex, genericFields(&all, startingAt: 0))
+        return .object(classIndex: object.classIndex, fields: genericFields(&all, startingAt: 0))
     }
 
     /// The plan of stream class `index`, made the first time an object of it is met.
@@ -174,15 +192,7 @@ struct TypedStreamKeyedArchiver {
     /// A keyed object of stream class `index` with `fields`; its class description is looked up
     /// once per class.
     mutating func object(ofClass index: Int, _ fields: [(String, PropertyListValue)]) -> PropertyListValue {
-        var plan = plan(forClass: index)
-        let uid: Int
-        if let known = plan.classUID {
-            uid = known
-        } else {
-            uid = classUID(plan.chain)
-            plan.classUID = uid
-            if index >= 0, index < plans.count { plans[index] = plan }
-        }
+        let uid = classUID(ofClass: index)
         var dictionary = PropertyListDictionary()
         dictionary.reserveCapacity(fields.count + 1)
         for (key, value) in fields {
@@ -190,6 +200,17 @@ struct TypedStreamKeyedArchiver {
         }
         dictionary.append(key: "$class", value: .uid(UInt64(uid)))
         return .dictionary(dictionary)
+    }
+
+    /// The UID of the class description of stream class `index`, added the first time an
+    /// object of the class needs it.
+    mutating func classUID(ofClass index: Int) -> Int {
+        var plan = plan(forClass: index)
+        if let known = plan.classUID { return known }
+        let uid = classUID(plan.chain)
+        plan.classUID = uid
+        if index >= 0, index < plans.count { plans[index] = plan }
+        return uid
     }
 
     static func inlineKey(_ value: PropertyListValue) -> String {

@@ -1,0 +1,99 @@
+import ArchivePayload
+import Foundation
+import KeyedArchive
+import PropertyList
+import Testing
+import TypedStream
+import TypedStreamFixtures
+
+/// `unarchive` of a typedstream gives the same bytes whether its objects were decoded straight
+/// from the stream (what `KeyedArchive(typedStream:)` does where it can) or through its keyed
+/// form (`KeyedArchive(keyedFormOf:)`, the path every stream can take): the payload JSON in
+/// each spelling, and the payload as a property list.
+struct TypedStreamDirectPayloadTests {
+    typealias F = FoundationTypedStreamObjects
+
+    static func expectSamePayloads(_ data: Data, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let stream = try TypedStream(data: data)
+        let direct = try KeyedArchive(typedStream: stream)
+        let keyed = try KeyedArchive(keyedFormOf: stream)
+        let spellings: [JSONWriteOptions] = [
+            JSONWriteOptions(),
+            JSONWriteOptions(outputFormatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]),
+        ]
+        for options in spellings {
+            for payload in [PayloadOptions(), PayloadOptions(keepsClassNames: true)] {
+                let mapper = PayloadMapper(options: payload)
+                let a = Result { try mapper.json(of: direct, options: options) }
+                let b = Result { try mapper.json(of: keyed, options: options) }
+                switch (a, b) {
+                case (.success(let x), .success(let y)):
+                    #expect(x == y, "\(label)", sourceLocation: sourceLocation)
+                case (.failure(let x), .failure(let y)):
+                    #expect("\(x)" == "\(y)", "\(label)", sourceLocation: sourceLocation)
+                default:
+                    Issue.record("\(label): one path mapped and the other did not", sourceLocation: sourceLocation)
+                }
+            }
+        }
+        let mapper = PayloadMapper(options: PayloadOptions(target: .propertyList))
+        #expect((try? mapper.payload(of: direct)) == (try? mapper.payload(of: keyed)), "\(label)", sourceLocation: sourceLocation)
+    }
+
+    static func stream(_ root: TypedStreamObjectSpec, order: TypedStreamWriter.Order) -> Data {
+        var writer = TypedStreamWriter(byteOrder: order)
+        writer.writeRoot(root)
+        return writer.data
+    }
+
+    @Test(arguments: [TypedStreamWriter.Order.little, .big])
+    func recordsGiveTheSamePayloadDecodedDirectlyAsThroughTheKeyedForm(order: TypedStreamWriter.Order) throws {
+        let keys = ["title", "rating", "updated", "color", "note"].map { F.string($0) }
+        var elements: [TypedStreamObjectSpec?] = []
+        for i in 0..<30 {
+            let entries: [(key: TypedStreamObjectSpec, value: TypedStreamObjectSpec?)] = [
+                (keys[0], F.mutableString("Record \(i) / \"q\"")),
+                (keys[1], F.double(Double(i) / 7)),
+                (keys[2], F.date(700_000_000 + Double(i) * 37.25)),
+                (keys[3], F.color(kind: i % 2 == 0 ? 1 : 3, components: i % 2 == 0 ? [0.25, 0.5, Float(i) / 30, 1] : [0.5, 1])),
+                (keys[4], F.data([UInt8(i), 1, 2], mutable: i % 3 == 0)),
+            ]
+            elements.append(F.dictionary(entries, mutable: true))
+        }
+        let shared = F.string("shared")
+        elements += [shared, shared, F.set([F.number(1), F.bool(false)]), F.rect(x: 1, y: 2, width: 3, height: 4.5), nil, F.array([])]
+        try Self.expectSamePayloads(Self.stream(F.array(elements, mutable: true), order: order), "records, \(order)")
+    }
+
+    @Test func aCycleGivesTheSameRefusalDecodedDirectlyAsThroughTheKeyedForm() throws {
+        let array = F.array([], mutable: true)
+        array.groups = [("i", [.integer(2)]), ("@", [.object(F.string("a"))]), ("@", [.object(array)])]
+        try Self.expectSamePayloads(Self.stream(array, order: .little), "cycle")
+    }
+}
+
+@Suite(.enabled(if: TypedStreamDirectPayloadCorpus.root != nil, "../shared/corpus/typedstream is absent"))
+struct TypedStreamDirectPayloadCorpusTests {
+    @Test func everyCorpusStreamGivesTheSamePayloadDecodedDirectlyAsThroughTheKeyedForm() throws {
+        let paths = TypedStreamDirectPayloadCorpus.paths
+        #expect(!paths.isEmpty, "INDEX.tsv lists no stream")
+        for path in paths {
+            let data = try Data(contentsOf: TypedStreamDirectPayloadCorpus.root!.appendingPathComponent(path))
+            try TypedStreamDirectPayloadTests.expectSamePayloads(data, path)
+        }
+    }
+}
+
+/// The shared typedstream corpus, listed by its INDEX.tsv.
+enum TypedStreamDirectPayloadCorpus {
+    static let root: URL? = {
+        let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let url = repo.deletingLastPathComponent().appendingPathComponent("shared/corpus/typedstream")
+        return FileManager.default.fileExists(atPath: url.appendingPathComponent("INDEX.tsv").path) ? url : nil
+    }()
+
+    static let paths: [String] = {
+        guard let root, let text = try? String(contentsOf: root.appendingPathComponent("INDEX.tsv"), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").dropFirst().compactMap { $0.split(separator: "\t").first.map(String.init) }
+    }()
+}
