@@ -1,3 +1,4 @@
+import BlobFixtures
 import Bookmark
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import BlobFixtures
 import Foundation
 import NIBArchive
 import Testing

@@ -2,8 +2,9 @@ import Foundation
 
 /// Runs a Python peer (a package from PyPI) on files and returns its JSON, or nil when python3
 /// or the package is not installed, so the cross-checks skip cleanly on a machine without them.
-enum PythonPeer {
-    static func json(module: String, script: String, files: [String]) -> Any? {
+/// Shared by the bookmark and nib tests, which check against `mac-alias` and `nibarchive`.
+public enum PythonPeer {
+    public static func json(module: String, script: String, files: [String]) -> Any? {
         guard let python = which("python3") else { return nil }
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: python)
@@ -25,7 +26,7 @@ enum PythonPeer {
     }
 
     /// The first `python3` on the PATH.
-    static func which(_ name: String) -> String? {
+    public static func which(_ name: String) -> String? {
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
             let path = "\(dir)/\(name)"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
