@@ -80,7 +80,7 @@ public struct PropertyListReader: Sendable {
         }
         var found: [PropertyListWarning] = []
         do throws(PropertyListError) {
-            let value = try XMLPropertyListReader(options: options).read(data, warnings: &found)
+            let value = try readXML(data, warnings: &found)
             warnings += found
             return (value, .xml)
         } catch {
@@ -113,6 +113,16 @@ public struct PropertyListReader: Sendable {
     }
 
     static let binaryMagic = Data("bplist".utf8)
+
+    /// Reads XML with the reader PropertyListXML registers (see `XMLReaderRegistration`).
+    /// Without one, input that looks like XML is refused, and other input is not XML, as the
+    /// reader's lexer would find.
+    private func readXML(_ data: Data, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
+        guard let reader = XMLReaderRegistration.reader else {
+            throw PropertyListFormat.detect(data) == .xml ? XMLReaderRegistration.missingReader : XMLPropertyListLexer.notXML
+        }
+        return try reader.read(data, options: options, warnings: &warnings)
+    }
 
     /// Checks `data` as `read(_:fileExtension:warnings:)` reads it, with the same errors,
     /// warnings and limits, and returns only the format: a binary property list is checked
@@ -165,7 +175,7 @@ public struct PropertyListReader: Sendable {
         try options.checkInputSize(data.count)
         switch format {
         case .binary: return try BinaryPropertyListReader(options: options).read(data)
-        case .xml: return try XMLPropertyListReader(options: options).read(data, warnings: &warnings)
+        case .xml: return try readXML(data, warnings: &warnings)
         case .openStep: return try OpenStepPropertyListReader(options: options).read(data, warnings: &warnings)
         case .json: return try JSONPropertyListReader(options: options).read(data, warnings: &warnings)
         }

@@ -1,5 +1,6 @@
 internal import CLibXML2
 import Foundation
+import PropertyList
 
 /// Reads XML property lists as Core Foundation's parser reads them: libxml2 parses the
 /// elements, and `XMLPropertyListLexer` applies CF's byte-level rules around it.
@@ -53,7 +54,7 @@ public struct XMLPropertyListReader: Sendable {
         do throws(CoreFoundationText.Failure) {
             encoding = try CoreFoundationText.encoding(of: raw)
         } catch {
-            throw Self.encodingError(error)
+            throw error.propertyListError
         }
         let converted: [UInt8]
         switch encoding {
@@ -92,15 +93,6 @@ public struct XMLPropertyListReader: Sendable {
             converted = text
         }
         return try converted.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
-    }
-
-    static func encodingError(_ failure: CoreFoundationText.Failure) -> PropertyListError {
-        switch failure {
-        case .unknownEncoding(let name):
-            return PropertyListError(.malformed, name.isEmpty ? "the XML declaration names no encoding Core Foundation knows" : "unknown encoding \"\(name)\" in the XML declaration", at: .byteOffset(0))
-        case .invalidBytes:
-            return PropertyListError(.malformed, "the document's bytes are not valid in its encoding", at: .byteOffset(0))
-        }
     }
 
     /// The bytes converted to UTF-8 by libxml2's converter for a declared encoding.
