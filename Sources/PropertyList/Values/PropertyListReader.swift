@@ -115,11 +115,11 @@ public struct PropertyListReader: Sendable {
     static let binaryMagic = Data("bplist".utf8)
 
     /// Reads XML with the reader PropertyListXML registers (see `XMLReaderRegistration`).
-    /// Without one, input that looks like XML is refused, and other input is not XML, as the
-    /// reader's lexer would find.
-    private func readXML(_ data: Data, warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
+    /// Without one, XML asked for (`requested`) or input that looks like XML is refused, and
+    /// other input is not XML, as the reader's lexer would find.
+    private func readXML(_ data: Data, warnings: inout [PropertyListWarning], requested: Bool = false) throws(PropertyListError) -> PropertyListValue {
         guard let reader = XMLReaderRegistration.reader else {
-            throw PropertyListFormat.detect(data) == .xml ? XMLReaderRegistration.missingReader : XMLPropertyListLexer.notXML
+            throw requested || PropertyListFormat.detect(data) == .xml ? XMLReaderRegistration.missingReader : XMLPropertyListLexer.notXML
         }
         return try reader.read(data, options: options, warnings: &warnings)
     }
@@ -175,7 +175,7 @@ public struct PropertyListReader: Sendable {
         try options.checkInputSize(data.count)
         switch format {
         case .binary: return try BinaryPropertyListReader(options: options).read(data)
-        case .xml: return try readXML(data, warnings: &warnings)
+        case .xml: return try readXML(data, warnings: &warnings, requested: true)
         case .openStep: return try OpenStepPropertyListReader(options: options).read(data, warnings: &warnings)
         case .json: return try JSONPropertyListReader(options: options).read(data, warnings: &warnings)
         }
