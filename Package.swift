@@ -3,9 +3,13 @@ import PackageDescription
 
 let package = Package(
     name: "Archivist",
-    platforms: [.macOS(.v15)],
+    // The versions that bring `Int128` and `String(validating:as:)`, which the core uses (see
+    // docs/architecture.md, "Apple's platforms"); compiled only on Linux so far.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "PropertyList", targets: ["PropertyList"]),
+        // Reading XML property lists (libxml2): linking it is enough, every reader then reads XML.
+        .library(name: "PropertyListXML", targets: ["PropertyListXML"]),
         .library(name: "TypedStream", targets: ["TypedStream"]),
         .library(name: "NIBArchive", targets: ["NIBArchive"]),
         .library(name: "Bookmark", targets: ["Bookmark"]),
@@ -57,7 +61,16 @@ let package = Package(
         .target(name: "SystemInterface"),
         .target(
             name: "PropertyList",
-            dependencies: ["CLibXML2", "SystemInterface"]
+            dependencies: ["SystemInterface"]
+        ),
+        // Registers PropertyListXML's reader with PropertyList as the image that links it loads
+        // (a C constructor), so that linking the module is all a program does to read XML.
+        .target(name: "CXMLReaderRegistration"),
+        // The XML property-list reader, on libxml2: out of PropertyList so that the archive core
+        // builds without libxml2 (docs/architecture.md, "Apple's platforms").
+        .target(
+            name: "PropertyListXML",
+            dependencies: ["PropertyList", "CLibXML2", "CXMLReaderRegistration"]
         ),
         .target(name: "TypedStream"),
         // Compiled nibs (the NIBArchive format ibtool writes) and URL bookmark data (with classic
@@ -85,15 +98,15 @@ let package = Package(
         // assets the inspect and sweep pages share.
         .target(
             name: "ArchiveReports",
-            dependencies: ["KeyedArchive", "TypedStream", "PropertyList"]
+            dependencies: ["KeyedArchive", "TypedStream", "PropertyList", "PropertyListXML"]
         ),
         .target(
             name: "CoreDataModel",
-            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList", "CZlib", "CLibXML2"]
+            dependencies: ["ArchivePayload", "KeyedArchive", "PropertyList", "PropertyListXML", "CZlib", "CLibXML2"]
         ),
         .target(
             name: "KeyedBlobs",
-            dependencies: ["ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList"]
+            dependencies: ["ArchivePayload", "KeyedArchive", "TypedStream", "PropertyList", "PropertyListXML"]
         ),
         .target(
             name: "CoreDataStore",
@@ -112,13 +125,13 @@ let package = Package(
         // readers, writers and key path edits; the CLI only connects it to the terminal.
         .target(
             name: "PlistBuddy",
-            dependencies: ["PropertyList", "SystemInterface"]
+            dependencies: ["PropertyList", "PropertyListXML", "SystemInterface"]
         ),
         // macOS plutil's command line (commands, flags, messages, exit status) over PropertyList's
         // readers and writers; the CLI gives it its files and streams.
         .target(
             name: "Plutil",
-            dependencies: ["PropertyList"]
+            dependencies: ["PropertyList", "PropertyListXML"]
         ),
         .target(
             name: "Codegen",
@@ -141,6 +154,7 @@ let package = Package(
             name: "archivist",
             dependencies: [
                 "PropertyList",
+                "PropertyListXML",
                 "KeyedArchive",
                 "ArchivePayload",
                 "ArchiveReports",
@@ -187,7 +201,7 @@ let package = Package(
         // support, run by CI; in no product.
         .executableTarget(
             name: "archivist-parity",
-            dependencies: ["PropertyList", "KeyedArchive", "SystemInterface"]
+            dependencies: ["PropertyList", "PropertyListXML", "KeyedArchive", "SystemInterface"]
         ),
         .executableTarget(
             name: "archivist-fixtures",
@@ -195,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList"]
+            dependencies: ["PropertyList", "PropertyListXML"]
         ),
         .testTarget(
             name: "TypedStreamTests",
@@ -211,12 +225,12 @@ let package = Package(
         ),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "ArchiveReports", "PropertyList", "TypedStream", "TypedStreamFixtures", "archivist-fixtures", "PlistLayoutFixtures",
+            dependencies: ["KeyedArchive", "ArchiveReports", "PropertyList", "PropertyListXML", "TypedStream", "TypedStreamFixtures", "archivist-fixtures", "PlistLayoutFixtures",
                            "NIBArchive", "Bookmark", "BlobFixtures"]
         ),
         .testTarget(
             name: "ArchivePayloadTests",
-            dependencies: ["ArchivePayload", "ArchiveReports", "KeyedArchive", "PropertyList", "TypedStreamFixtures", "PlistLayoutFixtures"]
+            dependencies: ["ArchivePayload", "ArchiveReports", "KeyedArchive", "PropertyList", "PropertyListXML", "TypedStreamFixtures", "PlistLayoutFixtures"]
         ),
         .testTarget(
             name: "CoreDataModelTests",

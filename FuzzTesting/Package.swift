@@ -31,6 +31,7 @@ let package = Package(
             dependencies: [
                 "FuzzDriver",
                 .product(name: "PropertyList", package: "Archivist"),
+                .product(name: "PropertyListXML", package: "Archivist"),
                 .product(name: "KeyedArchive", package: "Archivist"),
                 .product(name: "ArchivePayload", package: "Archivist"),
                 .product(name: "ArchiveReports", package: "Archivist"),

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyList
+import PropertyListXML
 
 /// Checks that bytes about to be written decode back to the payload they were made from.
 ///

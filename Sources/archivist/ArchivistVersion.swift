@@ -3,6 +3,7 @@ import CoreDataStore
 internal import CVersionStamp
 import PostgresTable
 import PropertyList
+import PropertyListXML
 import Sweep
 
 /// What `archivist --version` prints: the version make stamped into the build, then the C

@@ -4,6 +4,7 @@ import ArchivePayload
 import ArchiveReports
 import KeyedArchive
 import PropertyList
+import PropertyListXML
 
 /// Every input the fuzzers found (Tests/FuzzRegressions/<target>/<name>, described in the
 /// README there), run through the same code path as the libFuzzer target that found it.

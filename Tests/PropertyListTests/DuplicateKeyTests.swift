@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PropertyList
+import PropertyListXML
 
 /// A key written twice in one dictionary: each text reader reports it with the line and column
 /// of both, and keeps what Apple's readers keep (the later value).

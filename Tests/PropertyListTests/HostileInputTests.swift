@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PropertyList
+import PropertyListXML
 
 /// Inputs written to hurt the reader: allocation bombs, XML entity and encoding tricks, deep
 /// nesting. Each must be refused with an error, or read to the right value, quickly and in little

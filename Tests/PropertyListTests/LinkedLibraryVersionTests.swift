@@ -1,4 +1,5 @@
 import PropertyList
+import PropertyListXML
 import Testing
 
 @Suite struct LinkedLibraryVersionTests {

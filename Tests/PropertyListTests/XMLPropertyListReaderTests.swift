@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import PropertyList
+import PropertyListXML
 
 /// Wraps a body in Apple's prologue, as Foundation writes it.
 private func applePlist(_ body: String) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable @_spi(Writers) import PropertyList
+import PropertyListXML
 
 private func xml(_ value: PropertyListValue) throws(PropertyListError) -> String {
     String(decoding: try XMLPropertyListWriter().write(value), as: UTF8.self)

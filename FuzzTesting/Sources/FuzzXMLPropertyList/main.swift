@@ -1,6 +1,7 @@
 import Foundation
 import FuzzDriver
 import PropertyList
+import PropertyListXML
 
 /// libFuzzer entry point: bytes → `XMLPropertyListReader` (libxml2) with the default limits.
 /// Any thrown error is a pass; a crash, hang, leak or large allocation is a finding.

@@ -90,7 +90,7 @@ struct OpenStepParser: TextPropertyListParser {
         do throws(CoreFoundationText.Failure) {
             encoding = try CoreFoundationText.encoding(of: raw)
         } catch {
-            throw XMLPropertyListReader.encodingError(error)
+            throw error.propertyListError
         }
         let all = raw.bindMemory(to: UInt8.self)
         switch encoding {
@@ -127,7 +127,7 @@ struct OpenStepParser: TextPropertyListParser {
             let text = Array(string.utf8)
             return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
         case .declared(let name):
-            guard let text = XMLPropertyListReader.convert(raw, from: name) else {
+            guard let text = XMLReaderRegistration.reader?.convert(raw, from: name) else {
                 throw PropertyListError(.malformed, "cannot read the document as \(name), the encoding it declares", at: .byteOffset(0))
             }
             return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }

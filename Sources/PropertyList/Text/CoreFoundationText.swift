@@ -10,9 +10,9 @@ import Foundation
 /// and reads the rest in the machine's order, little-endian); otherwise, only when the document starts with `<?xml`,
 /// for an `encoding="…"` in that declaration. Anything else is UTF-8. An encoding named in the
 /// declaration that CF does not know refuses the whole document.
-enum CoreFoundationText {
+package enum CoreFoundationText {
     /// The encodings CF picks.
-    enum Encoding: Equatable {
+    package enum Encoding: Equatable {
         /// UTF-8, after `skip` bytes (a byte-order mark).
         case utf8(skip: Int)
         case utf16BE(skip: Int)
@@ -34,7 +34,7 @@ enum CoreFoundationText {
     }
 
     /// Why the text could not be read.
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// The declaration names an encoding CF does not know, or runs to the end of the input.
         case unknownEncoding(String)
         /// The bytes are not valid in the encoding.
@@ -42,7 +42,7 @@ enum CoreFoundationText {
     }
 
     /// The encoding CF reads `bytes` in.
-    static func encoding(of bytes: UnsafeRawBufferPointer) throws(Failure) -> Encoding {
+    package static func encoding(of bytes: UnsafeRawBufferPointer) throws(Failure) -> Encoding {
         let n = bytes.count
         if n > 4 {
             if bytes[0] == 0x00, bytes[1] == 0x00, bytes[2] == 0xFE, bytes[3] == 0xFF { return .utf32BE(skip: 4) }
@@ -264,7 +264,7 @@ enum CoreFoundationText {
 
     /// UTF-16 (of `bigEndian` order) or UTF-32 as UTF-16 code units, as CF's decoder reads
     /// them: an odd trailing byte is dropped; a UTF-32 value past U+10FFFF refuses the text.
-    static func utf16Units(_ b: UnsafeRawBufferPointer, utf32: Bool, bigEndian: Bool) -> [UInt16]? {
+    package static func utf16Units(_ b: UnsafeRawBufferPointer, utf32: Bool, bigEndian: Bool) -> [UInt16]? {
         var units: [UInt16] = []
         if utf32 {
             let count = b.count / 4
@@ -296,7 +296,7 @@ enum CoreFoundationText {
 
     /// UTF-16 code units as UTF-8, as CF converts its string to UTF-8 for the XML parser: up to
     /// the first lone surrogate, where CF's conversion stops.
-    static func utf8(stoppingAtLoneSurrogate units: [UInt16]) -> [UInt8] {
+    package static func utf8(stoppingAtLoneSurrogate units: [UInt16]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(units.count)
         var i = 0
@@ -335,7 +335,7 @@ enum CoreFoundationText {
     }
 
     /// Bytes read one character each: Latin 1, or (with `nextStep`) CF's NeXTSTEP Latin.
-    static func utf8(ofSingleBytes b: UnsafeRawBufferPointer, nextStep: Bool, macRoman: Bool = false) -> [UInt8] {
+    package static func utf8(ofSingleBytes b: UnsafeRawBufferPointer, nextStep: Bool, macRoman: Bool = false) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count + b.count / 8)
         for c in b {

@@ -173,7 +173,7 @@ extension TextDecoding {
 
     /// The 1-based line and column (in characters) of a byte offset. CR, LF and CRLF each end a
     /// line, as CF counts them. Called only when reporting an error, so it may rescan.
-    static func lineColumn(of offset: Int, in b: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
+    package static func lineColumn(of offset: Int, in b: UnsafeBufferPointer<UInt8>) -> (line: Int, column: Int) {
         var line = 1, column = 1
         var i = 0
         let end = min(offset, b.count)

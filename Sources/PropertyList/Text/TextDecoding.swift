@@ -1,7 +1,7 @@
 import Foundation
 
 /// Recognizes the Unicode encodings that text property lists arrive in.
-enum TextDecoding {
+package enum TextDecoding {
     enum Encoding: Equatable {
         case utf8, utf16BE, utf16LE, utf32BE, utf32LE
 

@@ -1,16 +1,16 @@
 /// Finds and resolves keys repeated in one dictionary, for the XML, OpenStep and JSON readers.
-enum DuplicateKeys {
+package enum DuplicateKeys {
     /// An entry whose key already appeared at index `first`.
-    struct Repeat {
-        var first: Int
-        var later: Int
+    package struct Repeat {
+        package var first: Int
+        package var later: Int
     }
 
     /// Every entry whose key appeared before it; empty for almost every dictionary.
     ///
     /// Small dictionaries compare keys pairwise, larger ones hash them, so the check costs
     /// little next to reading the keys.
-    static func find(in keys: [PropertyListValue]) -> [Repeat] {
+    package static func find(in keys: [PropertyListValue]) -> [Repeat] {
         let count = keys.count
         guard count > 1 else { return [] }
         var repeats: [Repeat] = []
@@ -38,7 +38,7 @@ enum DuplicateKeys {
     }
 
     /// One entry per key, where it first appeared, holding its last value.
-    static func keepingLast(keys: [PropertyListValue], values: [PropertyListValue], repeats: [Repeat]) -> PropertyListDictionary {
+    package static func keepingLast(keys: [PropertyListValue], values: [PropertyListValue], repeats: [Repeat]) -> PropertyListDictionary {
         var lastValue: [Int: Int] = [:]
         var dropped = Set<Int>()
         for r in repeats {
@@ -54,7 +54,7 @@ enum DuplicateKeys {
     }
 
     /// The warning for one repeated key.
-    static func warning(key: PropertyListValue, at location: PropertyListError.Location, first: PropertyListError.Location,
+    package static func warning(key: PropertyListValue, at location: PropertyListError.Location, first: PropertyListError.Location,
                         keyPath: [String], policy: DuplicateKeyPolicy) -> PropertyListWarning {
         let place = PropertyListError(.malformed, "", keyPath: keyPath).keyPathDescription
         let kept = policy == .keepAll ? "both entries are kept" : "the later value is kept, as Apple's readers keep it"

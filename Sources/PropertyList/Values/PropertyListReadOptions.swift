@@ -56,7 +56,7 @@ public struct PropertyListReadOptions: Sendable, Hashable {
 
 extension PropertyListReadOptions {
     /// Refuses an input over `maximumInputSize` before anything reads it.
-    func checkInputSize(_ count: Int) throws(PropertyListError) {
+    package func checkInputSize(_ count: Int) throws(PropertyListError) {
         guard count <= maximumInputSize else {
             throw PropertyListError(.limitExceeded, "input is \(count) bytes, over the limit of \(maximumInputSize)")
         }

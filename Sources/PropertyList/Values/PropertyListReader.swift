@@ -82,10 +82,9 @@ public struct PropertyListReader: Sendable {
             }
         }
         var found: [PropertyListWarning] = []
-        let xml = XMLPropertyListReader(options: options)
         var xmlRefusal: PropertyListError?
         do throws(PropertyListError) {
-            let value = try xml.read(data, beyondCoreFoundation: false, warnings: &found)
+            let value = try readXML(data, warnings: &found, beyondCoreFoundation: false)
             warnings += found
             return (value, .xml)
         } catch {
@@ -107,8 +106,8 @@ public struct PropertyListReader: Sendable {
         if options.readsBeyondCoreFoundation {
             found = []
             if let xmlRefusal, xmlRefusal.code != .limitExceeded,
-               xmlRefusal != XMLPropertyListLexer.notXML || XMLPropertyListReader.unmarkedWideEncoding(data) != nil,
-               let value = try? xml.read(data, beyondCoreFoundation: true, refusedWith: xmlRefusal, warnings: &found) {
+               xmlRefusal != XMLPropertyListLexer.notXML || UnmarkedWideEncoding(data) != nil,
+               let value = try? readXML(data, warnings: &found, beyondCoreFoundation: true, refusedWith: xmlRefusal) {
                 warnings += found
                 return (value, .xml)
             }
@@ -138,6 +137,20 @@ public struct PropertyListReader: Sendable {
     }
 
     static let binaryMagic = Data("bplist".utf8)
+
+    /// Reads XML with the reader PropertyListXML registers (see `XMLReaderRegistration`).
+    /// Without one, XML asked for (`requested`) or input that looks like XML is refused, and
+    /// other input is not XML, as the reader's lexer would find.
+    /// With `beyondCoreFoundation`, one reading only: by CF's rules (false), or beyond them (true),
+    /// failing with `refusedWith` (see `XMLPropertyListReading`); without, the reader's own.
+    private func readXML(_ data: Data, warnings: inout [PropertyListWarning], requested: Bool = false,
+                         beyondCoreFoundation: Bool? = nil, refusedWith: PropertyListError? = nil) throws(PropertyListError) -> PropertyListValue {
+        guard let reader = XMLReaderRegistration.reader else {
+            throw requested || PropertyListFormat.detect(data) == .xml ? XMLReaderRegistration.missingReader : XMLPropertyListLexer.notXML
+        }
+        guard let beyondCoreFoundation else { return try reader.read(data, options: options, warnings: &warnings) }
+        return try reader.read(data, options: options, beyondCoreFoundation: beyondCoreFoundation, refusedWith: refusedWith, warnings: &warnings)
+    }
 
     /// Checks `data` as `read(_:fileExtension:warnings:)` reads it, with the same errors,
     /// warnings and limits, and returns only the format: a binary property list is checked
@@ -190,7 +203,7 @@ public struct PropertyListReader: Sendable {
         try options.checkInputSize(data.count)
         switch format {
         case .binary: return try BinaryPropertyListReader(options: options).read(data)
-        case .xml: return try XMLPropertyListReader(options: options).read(data, warnings: &warnings)
+        case .xml: return try readXML(data, warnings: &warnings, requested: true)
         case .openStep: return try OpenStepPropertyListReader(options: options).read(data, warnings: &warnings)
         case .json: return try JSONPropertyListReader(options: options).read(data, warnings: &warnings)
         }

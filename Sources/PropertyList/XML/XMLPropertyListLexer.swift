@@ -19,12 +19,12 @@ import Foundation
 ///
 /// What CF's parser decides from the nesting (a key where a value must be, one value in a
 /// `<plist>`, `CF$UID` dictionaries) is left to `XMLPropertyListReaderContext`.
-struct XMLPropertyListLexer {
+package struct XMLPropertyListLexer {
     /// The element names CF knows.
-    enum Name: UInt8 {
+    package enum Name: UInt8 {
         case plist, array, dict, key, string, data, date, real, integer, `true`, `false`
 
-        var text: String {
+        package var text: String {
             switch self {
             case .plist: "plist"
             case .array: "array"
@@ -64,12 +64,12 @@ struct XMLPropertyListLexer {
     }
 
     /// A scalar element's value and where its text begins (after its start tag).
-    struct Scalar {
-        var value: PropertyListValue
-        var offset: Int
+    package struct Scalar {
+        package var value: PropertyListValue
+        package var offset: Int
     }
 
-    let text: UnsafeBufferPointer<UInt8>
+    package let text: UnsafeBufferPointer<UInt8>
     /// The first byte of `text`, or of `noText` when it is empty (every read is bounded by
     /// `end`, so nothing is read there).
     let base: UnsafePointer<UInt8>
@@ -81,24 +81,24 @@ struct XMLPropertyListLexer {
     }()
     let end: Int
     var pos = 0
-    let options: PropertyListReadOptions
+    package let options: PropertyListReadOptions
     /// Read what CF refuses as XML means it (comments inside strings): only in the second
     /// reading of a document CF's rules refused.
-    var beyondCoreFoundation = false
+    package var beyondCoreFoundation = false
     /// Whether a tag's quoted attribute values are skipped whole, as XML reads them (CF ends a
     /// tag at its first `>`).
-    var quotesAttributes = false
+    package var quotesAttributes = false
     /// What was read beyond CF's rules (`.beyondCoreFoundation` warnings), at most one of each.
-    var beyondWarnings: [PropertyListWarning] = []
+    package var beyondWarnings: [PropertyListWarning] = []
     /// The elements not yet handed to libxml2.
-    var skeleton: [UInt8] = []
+    package var skeleton: [UInt8] = []
     /// How many bytes of skeleton were handed to libxml2 before `skeleton`.
     var skeletonBase = 0
     /// For each tag of the skeleton (the last ones): where it starts there (counting from the
     /// first piece), and where it starts in `text`.
-    var skeletonOffsets: [Int] = []
-    var textOffsets: [Int] = []
-    var scalars: [Scalar] = []
+    package var skeletonOffsets: [Int] = []
+    package var textOffsets: [Int] = []
+    package var scalars: [Scalar] = []
     var decodedSize = 0
     /// The containers open, innermost last, with what names the element being read in them.
     private var open: [OpenElement] = []
@@ -116,12 +116,12 @@ struct XMLPropertyListLexer {
 
     /// Thrown when the text does not start as CF's XML parser needs (its first non-blank
     /// character is not `<`): CF then tries the OpenStep parser, and so does the caller.
-    static let notXML = PropertyListError(.unrecognizedFormat, "not an XML property list")
+    package static let notXML = PropertyListError(.unrecognizedFormat, "not an XML property list")
 
     /// Skeleton bytes per piece handed to libxml2.
-    static let pieceSize = 1 << 16
+    package static let pieceSize = 1 << 16
 
-    init(text: UnsafeBufferPointer<UInt8>, options: PropertyListReadOptions) {
+    package init(text: UnsafeBufferPointer<UInt8>, options: PropertyListReadOptions) {
         self.text = text
         base = text.baseAddress ?? UnsafePointer(Self.noText)
         end = text.count
@@ -157,7 +157,7 @@ struct XMLPropertyListLexer {
 
     /// Walks what comes before the root element; `lexElements` then reads the root element, and
     /// nothing after it is read.
-    mutating func lexPrologue() throws(PropertyListError) {
+    package mutating func lexPrologue() throws(PropertyListError) {
         // Before the root: whitespace, comments, processing instructions and DOCTYPEs.
         while true {
             skipWhitespace()
@@ -198,7 +198,7 @@ struct XMLPropertyListLexer {
     /// the lexer's values are consumed.
     ///
     /// - Returns: whether the root element is finished.
-    mutating func lexElements(skeletonLimit: Int) throws(PropertyListError) -> Bool {
+    package mutating func lexElements(skeletonLimit: Int) throws(PropertyListError) -> Bool {
         while !finished {
             guard skeleton.count < skeletonLimit else { return false }
             if !isRoot {
@@ -271,7 +271,7 @@ struct XMLPropertyListLexer {
 
     /// Forgets the first `consumed` scalars (taken by the reader) and the skeleton handed to
     /// libxml2, keeping the tag offsets of the last piece for error locations.
-    mutating func dropConsumed(scalars consumed: Int) {
+    package mutating func dropConsumed(scalars consumed: Int) {
         scalars.removeFirst(consumed)
         skeletonBase += skeleton.count
         skeleton.removeAll(keepingCapacity: true)
@@ -522,7 +522,7 @@ struct XMLPropertyListLexer {
 
     /// After the root element: only whitespace, comments and processing instructions, as XML
     /// asks (CF ignores whatever follows). For a strict reading.
-    mutating func checkNothingFollowsRoot() throws(PropertyListError) {
+    package mutating func checkNothingFollowsRoot() throws(PropertyListError) {
         while true {
             skipWhitespace()
             guard pos < end else { return }

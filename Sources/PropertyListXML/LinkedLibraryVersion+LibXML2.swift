@@ -1,4 +1,5 @@
 internal import CLibXML2
+import PropertyList
 
 extension LinkedLibraryVersion {
     /// libxml2, which reads XML property lists.

@@ -1,5 +1,6 @@
 internal import CLibXML2
 import Foundation
+import PropertyList
 
 /// The state of one XML parse: libxml2's SAX events over the lexer's skeleton build the tree,
 /// with the values the lexer read, by the rules CF's parser follows from the nesting

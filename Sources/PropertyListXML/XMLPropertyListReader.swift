@@ -1,5 +1,6 @@
 internal import CLibXML2
 import Foundation
+import PropertyList
 
 /// Reads XML property lists as Core Foundation's parser reads them: libxml2 parses the
 /// elements, and `XMLPropertyListLexer` applies CF's byte-level rules around it.
@@ -44,7 +45,7 @@ public struct XMLPropertyListReader: Sendable {
             return try read(data, beyondCoreFoundation: false, warnings: &warnings)
         } catch {
             guard options.readsBeyondCoreFoundation, error.code != .limitExceeded,
-                  error != XMLPropertyListLexer.notXML || Self.unmarkedWideEncoding(data) != nil else { throw error }
+                  error != XMLPropertyListLexer.notXML || UnmarkedWideEncoding(data) != nil else { throw error }
             return try read(data, beyondCoreFoundation: true, refusedWith: error, warnings: &warnings)
         }
     }
@@ -56,7 +57,7 @@ public struct XMLPropertyListReader: Sendable {
         try options.checkInputSize(data.count)
         let result: Result<(PropertyListValue, [PropertyListWarning]), PropertyListError> = data.withUnsafeBytes { raw in
             do throws(PropertyListError) {
-                if beyondCoreFoundation, let wide = Self.unmarkedWideEncoding(data) {
+                if beyondCoreFoundation, let wide = UnmarkedWideEncoding(data) {
                     return .success(try Self.withText(raw, forcing: wide) { text throws(PropertyListError) in
                         var (value, found) = try parse(text, beyondCoreFoundation: true, quotingAttributes: true)
                         found.insert(PropertyListWarning(
@@ -90,34 +91,6 @@ public struct XMLPropertyListReader: Sendable {
         return value
     }
 
-    /// A wide encoding the XML specification's appendix F finds from the first four bytes of a
-    /// document without a byte-order mark (`<?` or `<` and a name in UTF-16 or UTF-32).
-    static func unmarkedWideEncoding(_ data: Data) -> UnmarkedWideEncoding? {
-        guard data.count >= 4 else { return nil }
-        let b = (data[data.startIndex], data[data.startIndex + 1], data[data.startIndex + 2], data[data.startIndex + 3])
-        switch b {
-        case (0x00, 0x00, 0x00, 0x3C): return .utf32BE
-        case (0x3C, 0x00, 0x00, 0x00): return .utf32LE
-        case (0x00, 0x3C, 0x00, _) where b.3 != 0x00: return .utf16BE
-        case (0x3C, 0x00, _, 0x00) where b.2 != 0x00: return .utf16LE
-        default: return nil
-        }
-    }
-
-    /// UTF-16 or UTF-32 in either byte order, without a byte-order mark.
-    enum UnmarkedWideEncoding {
-        case utf16BE, utf16LE, utf32BE, utf32LE
-
-        var name: String {
-            switch self {
-            case .utf16BE: "UTF-16 (big-endian)"
-            case .utf16LE: "UTF-16 (little-endian)"
-            case .utf32BE: "UTF-32 (big-endian)"
-            case .utf32LE: "UTF-32 (little-endian)"
-            }
-        }
-    }
-
     /// Calls `body` with the document as UTF-8, as CF converts it before its XML parser reads
     /// it (see `CoreFoundationText`).
     /// `forcing` reads the text in that encoding instead, beyond CF.
@@ -133,7 +106,7 @@ public struct XMLPropertyListReader: Sendable {
             do throws(CoreFoundationText.Failure) {
                 encoding = try CoreFoundationText.encoding(of: raw)
             } catch {
-                throw Self.encodingError(error)
+                throw error.propertyListError
             }
         }
         let converted: [UInt8]
@@ -173,15 +146,6 @@ public struct XMLPropertyListReader: Sendable {
             converted = text
         }
         return try converted.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
-    }
-
-    static func encodingError(_ failure: CoreFoundationText.Failure) -> PropertyListError {
-        switch failure {
-        case .unknownEncoding(let name):
-            return PropertyListError(.malformed, name.isEmpty ? "the XML declaration names no encoding Core Foundation knows" : "unknown encoding \"\(name)\" in the XML declaration", at: .byteOffset(0))
-        case .invalidBytes:
-            return PropertyListError(.malformed, "the document's bytes are not valid in its encoding", at: .byteOffset(0))
-        }
     }
 
     /// The bytes converted to UTF-8 by libxml2's converter for a declared encoding.

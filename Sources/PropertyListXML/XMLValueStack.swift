@@ -1,3 +1,5 @@
+import PropertyList
+
 /// The values of all open containers, innermost last, in one buffer.
 ///
 /// When a container closes its values are moved, not copied, into an exactly sized array, so
