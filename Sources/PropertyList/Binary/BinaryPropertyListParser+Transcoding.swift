@@ -353,13 +353,16 @@ extension BinaryPropertyListParser {
         /// For a walk of `trailer`'s file, writing references of `refSize` bytes: without
         /// expansion, the output holds no more objects and hardly more bytes than the input.
         /// With `progressive`, the file is handed on there as it is written (see
-        /// `BinaryPropertyListFileBuilder`).
+        /// `BinaryPropertyListFileBuilder`). With `source`, the input file, the builder compares
+        /// with it until the output differs, and writes nothing of its own before.
         init(_ trailer: BinaryPropertyListTrailer, refSize: Int,
-             progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20) {
+             progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20,
+             source: UnsafeRawBufferPointer? = nil) {
             scalarIndexes = HugePages.array(repeating: -1, count: trailer.objectCount)
             file = BinaryPropertyListFileBuilder(expectedOffsets: trailer.objectCount,
                                                  expectedBytes: trailer.offsetTableOffset + trailer.offsetTableOffset / 16,
-                                                 refSize: refSize, progressive: progressive, handOnEvery: handOnEvery)
+                                                 refSize: refSize, progressive: progressive, handOnEvery: handOnEvery,
+                                                 source: source, sourceTrailer: trailer)
         }
     }
 
