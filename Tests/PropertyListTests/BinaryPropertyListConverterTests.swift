@@ -158,7 +158,30 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
     /// the input's bytes at the same place, so it keeps no output of its own, and hands on the
     /// input's bytes, whole or a few at a time.
     @Test func aFileInCFsLayoutIsRewrittenAsItsOwnBytesWithoutWritingThem() throws {
-        for data in [BinaryPropertyListWriter().write(Self.everyKind), XMLInPiecesTests.records(2_000, underKeys: true)] {
+        // Edge values of every scalar kind (small ones shared as CF shares them), within what the
+        // walk takes: dates of the years 1 to 9999, UIDs of 32 bits, no large scalar held twice.
+        let reals: [Double] = [0, -0.0, .leastNonzeroMagnitude, -.leastNormalMagnitude, 2.2250738585072009e-308, .greatestFiniteMagnitude,
+                               1e-300, 5e-324, 1e300, 0.1, 1.0 / 3, 123_456_789.123_456_789, .nan, .infinity, -.infinity]
+        // Dates from the year 4 to 9923 (the walk leaves those past the years 1 to 9999 to the tree).
+        let dates: [Double] = [-6.3e10, -978_307_200, -0.5, 0, 0.000_001, 1e9 + 0.25, 3e10, 2.5e11]
+        let strings: [String] = ["", "a", "plain ASCII of more than fifteen characters", "é", "Zürich", "Москва", "日本語",
+                                 "😀👨‍👩‍👧", "<&>\"'", "\u{0}\u{1F}\r\n\t", "\u{FEFF}bom", "\u{FFFE}\u{FFFF}"]
+        var values: [PropertyListValue] = reals.map { PropertyListValue.real($0) }
+        values += dates.map { PropertyListValue.date(Date(timeIntervalSinceReferenceDate: $0)) }
+        // Each once: a large scalar met twice leaves the file to the tree.
+        values += strings.map { PropertyListValue.string($0) }
+        let others: [PropertyListValue] = [
+            .integer(PropertyListInteger(Int64.min)), .integer(PropertyListInteger(UInt64.max)), .integer(PropertyListInteger(0)), .integer(PropertyListInteger(-1)),
+            .integer(PropertyListInteger(Int64(Int32.max) + 1)), .data(Data()), .data(Data(repeating: 0xAB, count: 16)),
+            .data(Data(repeating: 7, count: 300)), .bool(true), .bool(false), .bool(true), .uid(0), .uid(255), .uid(UInt64(UInt32.max)),
+        ]
+        values += others
+        let keyed: [PropertyListValue] = strings.indices.map { PropertyListValue.string("k\($0)") }
+        let reals12: [PropertyListValue] = reals.prefix(strings.count).map { PropertyListValue.real($0) }
+        values.append(.dictionary(PropertyListDictionary(keys: keyed, values: reals12)))
+        let edges = PropertyListValue.array(values)
+        let edgeFile = BinaryPropertyListWriter().write(edges)
+        for data in [BinaryPropertyListWriter().write(Self.everyKind), XMLInPiecesTests.records(2_000, underKeys: true), edgeFile] {
             #expect(try binaryWalkMirrorsToTheEnd(data))
             #expect(BinaryPropertyListConverter().transcodedBinary(data) == data)
             for every in [1, 64, 4 << 20] {
