@@ -243,6 +243,35 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         expectConverterAgreesWithTheTree(data)
     }
 
+    /// A dictionary holding one key twice as two objects of the file (the same text, in ASCII
+    /// or in UTF-16) is left to the reader, which keeps the entry CF keeps, as one key object
+    /// held twice is: the walk makes each object of the file an object of the output, so it
+    /// compares the keys' text, not their output objects (FuzzBinaryPropertyList found six
+    /// keys of which two were "number6"; the input is kept in Tests/FuzzRegressions).
+    @Test func aKeyWrittenTwiceAsTwoObjectsIsLeftToTheReader() throws {
+        for second: [UInt8] in [[0x51, 0x61], [0x61, 0x00, 0x61]] {
+            var file = magic
+            var offsets: [UInt8] = []
+            func add(_ object: [UInt8]) { offsets.append(UInt8(file.count)); file += object }
+            add([0xD2, 1, 2, 3, 4])                     // 0: {1: 3, 2: 4}
+            add([0x51, 0x61])                           // 1: "a"
+            add(second)                                 // 2: "a" again, another object
+            add([0x10, 1])                              // 3: 1
+            add([0x10, 2])                              // 4: 2
+            let table = UInt64(file.count)
+            file += offsets
+            file += trailer(count: 5, tableOffset: table)
+            let taken = expectConverterAgreesWithTheTree(Data(file))
+            #expect(!taken.binaryTranscoded && !taken.xmlTranscoded)
+            let value = try BinaryPropertyListReader().read(try BinaryPropertyListConverter().binary(Data(file)))
+            #expect(value.dictionaryValue?.count == 1)
+        }
+        let found = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FuzzRegressions/FuzzBinaryPropertyList/crash-binary-walk-equal-keys-as-two-objects")
+        let taken = expectConverterAgreesWithTheTree(try Data(contentsOf: found))
+        #expect(!taken.binaryTranscoded)
+    }
+
     /// UTF-8 in an ASCII string (marker 0x5) is no "é" for CF: it reads each byte as Latin 1,
     /// so the converters give the two characters CF gives, and the file is left to the tree.
     @Test func utf8InAnASCIIStringConvertsAsTheLatin1CFReads() throws {
