@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PropertyList
+@_spi(Writers) @testable import PropertyList
 
 /// What converting `data` gives: the bytes, or the error.
 enum Conversion: Equatable, CustomStringConvertible {
@@ -41,6 +41,7 @@ func expectConverterAgreesWithTheTree(_ data: Data, _ options: PropertyListReadO
     #expect(streamed == (binary != nil), sourceLocation: sourceLocation)
     if streamed { #expect(Conversion.written(streamedBinary) == treeBinary, "binary handed on in chunks, but the tree path gives \(treeBinary)", sourceLocation: sourceLocation) }
     expectPositionedBinaryAgreesWithTheTree(data, converter, treeBinary: treeBinary, oneWalkTook: binary != nil, sourceLocation: sourceLocation)
+    expectMirroredBinaryAgreesWithTheWritten(data, converter, sourceLocation: sourceLocation)
     #expect(Conversion { () throws(PropertyListError) in try converter.xml(data) } == treeXML, sourceLocation: sourceLocation)
     #expect(Conversion { () throws(PropertyListError) in try converter.binary(data) } == treeBinary, sourceLocation: sourceLocation)
     expectXMLInPiecesAgreesWithTheTree(data, options, treeXML: treeXML, oneWalkTook: xml != nil, sourceLocation: sourceLocation)
@@ -58,6 +59,30 @@ func expectCheckedBinaryAgreesWithTheTree(_ data: Data, _ options: PropertyListR
     #expect(oneWalkTook == (binary != nil), "one walk took the file: \(oneWalkTook); beside the check: \(binary != nil)", sourceLocation: sourceLocation)
     #expect(Conversion { () throws(PropertyListError) in try checked.binary(data) } == treeBinary, sourceLocation: sourceLocation)
     expectPositionedBinaryAgreesWithTheTree(data, checked, treeBinary: treeBinary, oneWalkTook: oneWalkTook, sourceLocation: sourceLocation)
+}
+
+/// The binary walk that compares with its input until they differ must give the bytes of the
+/// walk that writes from the start, and take the same files.
+func expectMirroredBinaryAgreesWithTheWritten(_ data: Data, _ converter: BinaryPropertyListConverter,
+                                              sourceLocation: SourceLocation = #_sourceLocation) {
+    var mirrored: Data?
+    var written: Data?
+    converter.walkBinary(data, mirrorsInput: true) { mirrored = $0.data() }
+    converter.walkBinary(data, mirrorsInput: false) { written = $0.data() }
+    #expect(mirrored == written, "compared with the input: \(mirrored?.count ?? -1) bytes; written: \(written?.count ?? -1)",
+            sourceLocation: sourceLocation)
+}
+
+/// Whether the binary walk of `data` still finds every object it laid out to be the input's own
+/// bytes when it has numbered them all (before the offset table and trailer are compared).
+func binaryWalkMirrorsToTheEnd(_ data: Data) throws -> Bool {
+    try data.withUnsafeBytes { raw throws(PropertyListError) -> Bool in
+        var parser = try BinaryPropertyListParser(raw, options: .default, sharing: .refused)
+        var t = BinaryPropertyListParser.BinaryTranscoding(parser.trailer, refSize: BinaryPropertyListObjectTable.width(for: parser.trailer.objectCount),
+                                                           source: raw)
+        _ = try parser.transcodeBinary(parser.trailer.topObject, depth: 0, into: &t)
+        return t.file.isMirroring
+    }
 }
 
 /// Binary handed on to a file as it is laid out (at every collection, and every 64 bytes),
@@ -127,6 +152,124 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         #expect(taken.xmlTranscoded && taken.binaryTranscoded)
         // Our writer lays a tree out as CF does, so the file comes back as it was.
         #expect(try BinaryPropertyListConverter().binary(data) == data)
+    }
+
+    /// A file in CF's layout is its own rewrite: the walk finds every object it lays out to be
+    /// the input's bytes at the same place, so it keeps no output of its own, and hands on the
+    /// input's bytes, whole or a few at a time.
+    @Test func aFileInCFsLayoutIsRewrittenAsItsOwnBytesWithoutWritingThem() throws {
+        // Edge values of every scalar kind (small ones shared as CF shares them), within what the
+        // walk takes: dates of the years 1 to 9999, UIDs of 32 bits, no large scalar held twice.
+        let reals: [Double] = [0, -0.0, .leastNonzeroMagnitude, -.leastNormalMagnitude, 2.2250738585072009e-308, .greatestFiniteMagnitude,
+                               1e-300, 5e-324, 1e300, 0.1, 1.0 / 3, 123_456_789.123_456_789, .nan, .infinity, -.infinity]
+        // Dates from the year 4 to 9923 (the walk leaves those past the years 1 to 9999 to the tree).
+        let dates: [Double] = [-6.3e10, -978_307_200, -0.5, 0, 0.000_001, 1e9 + 0.25, 3e10, 2.5e11]
+        let strings: [String] = ["", "a", "plain ASCII of more than fifteen characters", "é", "Zürich", "Москва", "日本語",
+                                 "😀👨‍👩‍👧", "<&>\"'", "\u{0}\u{1F}\r\n\t", "\u{FEFF}bom", "\u{FFFE}\u{FFFF}"]
+        var values: [PropertyListValue] = reals.map { PropertyListValue.real($0) }
+        values += dates.map { PropertyListValue.date(Date(timeIntervalSinceReferenceDate: $0)) }
+        // Each once: a large scalar met twice leaves the file to the tree.
+        values += strings.map { PropertyListValue.string($0) }
+        let others: [PropertyListValue] = [
+            .integer(PropertyListInteger(Int64.min)), .integer(PropertyListInteger(UInt64.max)), .integer(PropertyListInteger(0)), .integer(PropertyListInteger(-1)),
+            .integer(PropertyListInteger(Int64(Int32.max) + 1)), .data(Data()), .data(Data(repeating: 0xAB, count: 16)),
+            .data(Data(repeating: 7, count: 300)), .bool(true), .bool(false), .bool(true), .uid(0), .uid(255), .uid(UInt64(UInt32.max)),
+        ]
+        values += others
+        let keyed: [PropertyListValue] = strings.indices.map { PropertyListValue.string("k\($0)") }
+        let reals12: [PropertyListValue] = reals.prefix(strings.count).map { PropertyListValue.real($0) }
+        values.append(.dictionary(PropertyListDictionary(keys: keyed, values: reals12)))
+        let edges = PropertyListValue.array(values)
+        let edgeFile = BinaryPropertyListWriter().write(edges)
+        for data in [BinaryPropertyListWriter().write(Self.everyKind), XMLInPiecesTests.records(2_000, underKeys: true), edgeFile] {
+            #expect(try binaryWalkMirrorsToTheEnd(data))
+            #expect(BinaryPropertyListConverter().transcodedBinary(data) == data)
+            for every in [1, 64, 4 << 20] {
+                let output = RecordingPositionedOutput()
+                #expect(BinaryPropertyListConverter().transcodeBinary(data, into: output, handingOnEvery: every))
+                #expect(Data(output.bytes) == data)
+                #expect(!output.rewroteAPlace, "nothing handed on twice")
+            }
+        }
+    }
+
+    /// Where the input stops being CF's layout (an integer in more bytes than CF writes, a
+    /// count in a wider integer, a sort-version byte CF writes as 0, an object after a gap),
+    /// the walk copies the input's bytes so far and writes the rest: the file is the one the
+    /// walk that writes from the start gives, handed on whole or a few bytes at a time.
+    @Test func aFileThatLeavesCFsLayoutPartWayIsWrittenFromWhereItLeavesIt() throws {
+        func file(_ objects: [[UInt8]], sortVersion: UInt8 = 0) -> Data {
+            var file = magic
+            var offsets: [UInt8] = []
+            for object in objects {
+                offsets.append(UInt8(file.count))
+                file += object
+            }
+            let table = UInt64(file.count)
+            file += offsets
+            var end = trailer(count: UInt64(objects.count), tableOffset: table)
+            end[5] = sortVersion
+            return Data(file + end)
+        }
+        let canonical: [[UInt8]] = [[0xA4, 1, 2, 3, 4], [0x53] + Array("abc".utf8), [0x10, 5],
+                                    [0x33, 0x41, 0xC0, 0, 0, 0, 0, 0, 0], [0x41, 0xEE]]
+        #expect(try binaryWalkMirrorsToTheEnd(file(canonical)))
+        #expect(try BinaryPropertyListConverter().binary(file(canonical)) == file(canonical))
+        var wideInteger = canonical
+        wideInteger[2] = [0x11, 0, 5]
+        var wideCount = canonical
+        wideCount[0] = [0xAF, 0x10, 4, 1, 2, 3, 4]
+        var lastDiffers = canonical
+        lastDiffers[4] = [0x4F, 0x10, 1, 0xEE]
+        for (objects, sortVersion) in [(wideInteger, UInt8(0)), (wideCount, 0), (lastDiffers, 0), (canonical, 1)] {
+            let data = file(objects, sortVersion: sortVersion)
+            #expect(try binaryWalkMirrorsToTheEnd(data) == (sortVersion == 1))
+            let rewritten = try BinaryPropertyListConverter().binary(data)
+            #expect(rewritten == file(canonical), "rewritten as CF writes it")
+            #expect(rewritten != data)
+            expectConverterAgreesWithTheTree(data)
+        }
+        // A gap of four bytes before the integer: the same objects, placed after it.
+        var gapped = magic
+        var offsets: [UInt8] = []
+        for (n, object) in canonical.enumerated() {
+            if n == 2 { gapped += [0x10, 5, 0x10, 5] }
+            offsets.append(UInt8(gapped.count))
+            gapped += object
+        }
+        let table = UInt64(gapped.count)
+        let data = Data(gapped + offsets + trailer(count: 5, tableOffset: table))
+        #expect(try BinaryPropertyListConverter().binary(data) == file(canonical))
+        expectConverterAgreesWithTheTree(data)
+    }
+
+    /// A dictionary holding one key twice as two objects of the file (the same text, in ASCII
+    /// or in UTF-16) is left to the reader, which keeps the entry CF keeps, as one key object
+    /// held twice is: the walk makes each object of the file an object of the output, so it
+    /// compares the keys' text, not their output objects (FuzzBinaryPropertyList found six
+    /// keys of which two were "number6"; the input is kept in Tests/FuzzRegressions).
+    @Test func aKeyWrittenTwiceAsTwoObjectsIsLeftToTheReader() throws {
+        for second: [UInt8] in [[0x51, 0x61], [0x61, 0x00, 0x61]] {
+            var file = magic
+            var offsets: [UInt8] = []
+            func add(_ object: [UInt8]) { offsets.append(UInt8(file.count)); file += object }
+            add([0xD2, 1, 2, 3, 4])                     // 0: {1: 3, 2: 4}
+            add([0x51, 0x61])                           // 1: "a"
+            add(second)                                 // 2: "a" again, another object
+            add([0x10, 1])                              // 3: 1
+            add([0x10, 2])                              // 4: 2
+            let table = UInt64(file.count)
+            file += offsets
+            file += trailer(count: 5, tableOffset: table)
+            let taken = expectConverterAgreesWithTheTree(Data(file))
+            #expect(!taken.binaryTranscoded && !taken.xmlTranscoded)
+            let value = try BinaryPropertyListReader().read(try BinaryPropertyListConverter().binary(Data(file)))
+            #expect(value.dictionaryValue?.count == 1)
+        }
+        let found = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FuzzRegressions/FuzzBinaryPropertyList/crash-binary-walk-equal-keys-as-two-objects")
+        let taken = expectConverterAgreesWithTheTree(try Data(contentsOf: found))
+        #expect(!taken.binaryTranscoded)
     }
 
     /// UTF-8 in an ASCII string (marker 0x5) is no "é" for CF: it reads each byte as Latin 1,
@@ -221,19 +364,27 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         #expect(try BinaryPropertyListReader().read(rewritten) == ["a", "b"])
     }
 
-    /// Records handed on to a file every 256 bytes: the top array's references, set as each
+    /// Records handed on to a file every 256 bytes by the walk that writes from the start (as
+    /// it does from wherever a file leaves CF's layout): the top array's references, set as each
     /// record is written, land in pages already handed on and are written again; the file ends
-    /// as the one written whole in memory.
+    /// as the one written whole in memory. The walk that compares with the input first hands
+    /// on the same bytes, each once.
     @Test func aFileHandedOnAsItIsLaidOutHasItsLaterReferencesWrittenAgain() throws {
         let data = XMLInPiecesTests.records(3_000, underKeys: false)
         let whole = try #require(BinaryPropertyListConverter(workers: 1).transcodedBinary(data))
         for workers in [1, 2] {
+            let converter = BinaryPropertyListConverter(workers: workers, minimumBytesForWorkers: 0)
             let output = RecordingPositionedOutput()
-            #expect(BinaryPropertyListConverter(workers: workers, minimumBytesForWorkers: 0).transcodeBinary(data, into: output, handingOnEvery: 256))
+            #expect(converter.walkBinary(data, progressive: output, handOnEvery: 256, mirrorsInput: false) { _ in })
             #expect(Data(output.bytes) == whole)
             #expect(output.discards == 0, "our writer's file passes the check: written once")
             #expect(output.writes.count > whole.count / 256 / 2, "handed on as it grew: \(output.writes.count) writes")
             #expect(output.rewroteAPlace)
+            let mirrored = RecordingPositionedOutput()
+            #expect(converter.transcodeBinary(data, into: mirrored, handingOnEvery: 256))
+            #expect(Data(mirrored.bytes) == whole)
+            #expect(mirrored.writes.count > whole.count / 256 / 2, "handed on as it grew: \(mirrored.writes.count) writes")
+            #expect(!mirrored.rewroteAPlace)
         }
     }
 

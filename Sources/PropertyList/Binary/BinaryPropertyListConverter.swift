@@ -158,9 +158,14 @@ public struct BinaryPropertyListConverter: Sendable {
     /// width CF gives the input's object count. Where the output has another count (unreached
     /// objects, booleans and UIDs written again), the file is written a second time with the
     /// width of its own.
+    ///
+    /// With `mirrorsInput` (the default), the walk compares its output with the input until they
+    /// differ and writes nothing before (see `BinaryPropertyListFileBuilder`): the same bytes,
+    /// without an output buffer for a file CF wrote. Without, it writes from the start (tests
+    /// hold the two to the same bytes).
     @discardableResult
     func walkBinary(_ data: Data, progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20,
-                    _ body: (consuming OutputBuffer) -> Void) -> Bool {
+                    mirrorsInput: Bool = true, _ body: (consuming OutputBuffer) -> Void) -> Bool {
         guard data.count <= options.maximumInputSize else { return false }
         return data.withUnsafeBytes { raw -> Bool in
             do throws(PropertyListError) {
@@ -174,10 +179,11 @@ public struct BinaryPropertyListConverter: Sendable {
                         progressive?.discardWritten()
                     }
                     var transcoding = BinaryPropertyListParser.BinaryTranscoding(parser.trailer, refSize: refSize,
-                                                                                  progressive: progressive, handOnEvery: handOnEvery)
+                                                                                  progressive: progressive, handOnEvery: handOnEvery,
+                                                                                  source: mirrorsInput ? raw : nil)
                     _ = try parser.transcodeBinary(parser.trailer.topObject, depth: 0, into: &transcoding)
                     if transcoding.file.fitsReferenceSize {
-                        body(transcoding.file.finish())
+                        body(transcoding.file.finish(keepingWhole: progressive == nil))
                         return true
                     }
                     refSize = BinaryPropertyListObjectTable.width(for: transcoding.file.objectCount)

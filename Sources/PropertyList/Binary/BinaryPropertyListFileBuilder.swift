@@ -14,9 +14,26 @@ import Foundation
 /// given one (CF's width for the input's object count) and `fitsReferenceSize` says afterwards
 /// whether the objects numbered need exactly that width; when not, the caller writes again with
 /// the right one.
+///
+/// Given the input file (`source`), the builder first compares instead of writing: a file CF
+/// wrote comes back byte for byte, so while every byte laid out equals the input's at the same
+/// place, nothing is kept but the offsets, and what is handed on is the input's own bytes. The
+/// first object, reference or table entry that differs copies the input's bytes so far into
+/// the file (`diverge`), and the builder writes as usual from there; the bytes are the same
+/// either way. A file that matches to its trailer costs no output buffer at all.
 struct BinaryPropertyListFileBuilder: ~Copyable {
-    /// The file so far: the header, then the objects numbered so far.
+    /// The file so far: the header, then the objects numbered so far. While the builder
+    /// mirrors its source, one object's encoding at a time, to be compared.
     var out: BinaryPropertyListOutput
+    /// The input file while every byte laid out so far is its own (its first `mirrored` bytes);
+    /// nil once something differed, or when no input was given.
+    private var source: UnsafeRawBufferPointer?
+    /// The input's trailer, for comparing the offset table and trailer at the end.
+    private let sourceTrailer: BinaryPropertyListTrailer?
+    /// The bytes laid out so far while mirroring.
+    private var mirrored = 0
+    /// The size `out` is given when the builder starts writing.
+    private let expectedBytes: Int
     /// Where each object numbered so far starts in `out`.
     var offsets: [UInt32]
     /// The bytes of each reference.
@@ -37,13 +54,25 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     /// references of `refSize` bytes (1, 2, 4 or 8).
     /// With `progressive`, the file is also written there as it grows, every `handOnEvery`
     /// bytes or so, and whole by `finish()`.
+    /// With `source` (the input file) and its `sourceTrailer`, the builder compares with it
+    /// before it writes anything (see above).
     init(expectedOffsets: Int, expectedBytes: Int, refSize: Int,
-         progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20) {
+         progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20,
+         source: UnsafeRawBufferPointer? = nil, sourceTrailer: BinaryPropertyListTrailer? = nil) {
         self.refSize = refSize
         self.progressive = progressive
         self.handOnEvery = max(handOnEvery, 1)
-        out = BinaryPropertyListOutput(capacity: max(expectedBytes, 1 << 16))
-        out.bytes.append("bplist00")
+        self.expectedBytes = max(expectedBytes, 1 << 16)
+        self.sourceTrailer = sourceTrailer
+        if let source, let sourceTrailer, let start = source.baseAddress, sourceTrailer.objectRefSize == refSize,
+           source.count >= 8, memcmp(start, "bplist00", 8) == 0 {
+            self.source = source
+            mirrored = 8
+            out = BinaryPropertyListOutput(capacity: 4096)
+        } else {
+            out = BinaryPropertyListOutput(capacity: self.expectedBytes)
+            out.bytes.append("bplist00")
+        }
         offsets = []
         offsets.reserveCapacity(expectedOffsets)
         HugePages.advise(&offsets)
@@ -53,7 +82,16 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
 
     /// Whether another object could not be numbered or placed: past what references and
     /// offsets of 32 bits name. The transcoder then leaves the file to the tree writer.
-    var isFull: Bool { offsets.count >= Int(UInt32.max) - 1 || out.bytes.length > Int(UInt32.max) }
+    var isFull: Bool { offsets.count >= Int(UInt32.max) - 1 || length > Int(UInt32.max) }
+
+    /// The bytes laid out so far.
+    private var length: Int { source == nil ? out.bytes.length : mirrored }
+
+    /// The start of the file laid out so far: the input's bytes while mirroring them.
+    private var fileBase: UnsafeRawPointer { source?.baseAddress ?? UnsafeRawPointer(out.bytes.base) }
+
+    /// Whether the bytes laid out so far are the input's own.
+    var isMirroring: Bool { source != nil }
 
     /// Whether the objects numbered need references of exactly `refSize` bytes: the width CF
     /// gives the object count (`_byteCount(cnt)`, the smallest of 1, 2, 4 and 8 bytes that holds
@@ -68,6 +106,10 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     mutating func beginCollection(_ marker: UInt8, entries: Int, references: Int) -> (index: Int, refs: Int)? {
         let (refBytes, overflow) = references.multipliedReportingOverflow(by: refSize)
         guard !isFull, !overflow, refBytes <= Int(UInt32.max) else { return nil }
+        if source != nil {
+            if let refs = mirrorCollection(marker, entries: entries, refBytes: refBytes) { return (offsets.count - 1, refs) }
+            diverge()
+        }
         // Between objects, every byte so far is final but for references still to be set,
         // which `setReference` marks: a place to hand the file on.
         if progressive != nil, out.bytes.length &- handedOn >= handOnEvery { handOn() }
@@ -80,9 +122,31 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         return (index, refs)
     }
 
+    /// While mirroring: numbers collection `marker` when its header is the input's at the same
+    /// place and its references fit in the input, and gives where they start; nil otherwise.
+    @inline(__always)
+    private mutating func mirrorCollection(_ marker: UInt8, entries: Int, refBytes: Int) -> Int? {
+        guard let source, let start = source.baseAddress else { return nil }
+        out.bytes.reserve(BinaryPropertyListOutput.headerSize(count: entries))
+        out.writeHeaderUnchecked(marker, count: entries)
+        let header = out.bytes.length
+        out.bytes.truncate(to: 0)
+        guard source.count - mirrored >= header, source.count - mirrored - header >= refBytes,
+              Self.same(start + mirrored, UnsafeRawPointer(out.bytes.base), header) else { return nil }
+        if progressive != nil, mirrored &- handedOn >= handOnEvery { handOn() }
+        offsets.append(UInt32(truncatingIfNeeded: mirrored))
+        let refs = mirrored + header
+        mirrored = refs + refBytes
+        return refs
+    }
+
     /// Writes reference `child` at `position` of the references `beginCollection` made room for.
     @inline(__always)
     mutating func setReference(_ child: Int, at position: Int) {
+        if let source {
+            if readReference(source, at: position) == UInt64(truncatingIfNeeded: child) { return }
+            diverge()
+        }
         let to = UnsafeMutableRawPointer(out.bytes.base + position)
         let v = UInt64(truncatingIfNeeded: child)
         switch refSize {
@@ -94,12 +158,55 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         if position < handedOn { markPatched(position) }
     }
 
+    /// The reference of `refSize` bytes at `position` of the input, which lies before `mirrored`.
+    @inline(__always)
+    private func readReference(_ source: UnsafeRawBufferPointer, at position: Int) -> UInt64 {
+        let from = UnsafeRawPointer(source.baseAddress.unsafelyUnwrapped) + position
+        switch refSize {
+        case 1: return UInt64(from.load(as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: from.loadUnaligned(as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: from.loadUnaligned(as: UInt32.self)))
+        default: return UInt64(bigEndian: from.loadUnaligned(as: UInt64.self))
+        }
+    }
+
+    /// Whether the `n` bytes at `a` and `b` are the same: short runs (most scalars, every
+    /// header) by a few overlapping word loads rather than a call to `memcmp`.
+    @inline(__always)
+    static func same(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ n: Int) -> Bool {
+        switch n {
+        case 8...16:
+            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+        case 4..<8:
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+        case 0..<4:
+            for i in 0..<n where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+            return true
+        default:
+            return memcmp(a, b, n) == 0
+        }
+    }
+
+    /// Stops mirroring: the input's bytes so far become the file's, followed by the encoding
+    /// waiting in `out` to be compared, and the builder writes from there on.
+    @inline(never)
+    private mutating func diverge() {
+        guard let source, let start = source.baseAddress else { return }
+        var file = BinaryPropertyListOutput(capacity: max(expectedBytes, mirrored + out.bytes.length + 4096))
+        file.bytes.append(UnsafeRawBufferPointer(start: start, count: mirrored))
+        if out.bytes.length > 0 { file.bytes.append(UnsafeRawBufferPointer(start: out.bytes.base, count: out.bytes.length)) }
+        out = file
+        self.source = nil
+    }
+
     /// Hands the bytes written since the last time on to `progressive`.
     @inline(never)
     private mutating func handOn() {
         guard let progressive else { return }
-        let length = out.bytes.length
-        progressive.write(UnsafeRawBufferPointer(start: out.bytes.base + handedOn, count: length - handedOn), at: handedOn)
+        let length = self.length
+        progressive.write(UnsafeRawBufferPointer(start: fileBase + handedOn, count: length - handedOn), at: handedOn)
         handedOn = length
         let words = ((length >> Self.pageShift) >> 6) + 1
         if patchedPages.count < words { patchedPages.append(contentsOf: repeatElement(0, count: words - patchedPages.count)) }
@@ -122,13 +229,35 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     /// the walk writes each input object once (see `BinaryTranscoding.scalarIndexes`).
     @inline(__always)
     mutating func numberScalar(from start: Int) -> Int {
+        var start = start
+        if let source, let base = source.baseAddress {
+            let n = out.bytes.length - start
+            if source.count - mirrored >= n, Self.same(base + mirrored, UnsafeRawPointer(out.bytes.base + start), n) {
+                offsets.append(UInt32(truncatingIfNeeded: mirrored))
+                mirrored += n
+                out.bytes.truncate(to: start)
+                return offsets.count - 1
+            }
+            // The encoding follows the input's bytes so far in the file.
+            let before = mirrored
+            diverge()
+            start += before
+        }
         offsets.append(UInt32(truncatingIfNeeded: start))
         return offsets.count - 1
     }
 
     /// The whole file: the objects, the offset table with the smallest offset width, and the
     /// trailer, object 0 at the top.
-    consuming func finish() -> OutputBuffer {
+    /// The file is the input's bytes when the builder is still mirroring them and the offset
+    /// table and trailer it would write are the input's too; without `keepingWhole` (the file
+    /// was handed on), it then returns an empty buffer rather than a copy.
+    consuming func finish(keepingWhole: Bool = true) -> OutputBuffer {
+        if source != nil {
+            if let whole = finishMirrored(keepingWhole: keepingWhole) { return whole }
+            out.bytes.truncate(to: 0)
+            diverge()
+        }
         let tableOffset = out.bytes.length
         let offsetSize = BinaryPropertyListObjectTable.width(for: tableOffset)
         out.bytes.reserve(offsets.count * offsetSize + 32)
@@ -136,6 +265,43 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         out.writeTrailer(offsetSize: offsetSize, refSize: refSize, objectCount: offsets.count, tableOffset: tableOffset)
         if let progressive { handOnTheRest(to: progressive) }
         return out.bytes
+    }
+
+    /// The end of `finish` while mirroring: nil when the offset table or trailer this file would
+    /// have differs from the input's.
+    private mutating func finishMirrored(keepingWhole: Bool) -> OutputBuffer? {
+        guard let source, let start = source.baseAddress, let trailer = sourceTrailer else { return nil }
+        let tableOffset = mirrored
+        let offsetSize = BinaryPropertyListObjectTable.width(for: tableOffset)
+        guard trailer.offsetTableOffset == tableOffset, trailer.offsetIntSize == offsetSize,
+              trailer.objectCount == offsets.count, trailer.objectRefSize == refSize,
+              source.count == tableOffset + offsets.count * offsetSize + BinaryPropertyListTrailer.size else { return nil }
+        // The trailer, written as `finish` writes it, against the input's.
+        out.bytes.truncate(to: 0)
+        out.writeTrailer(offsetSize: offsetSize, refSize: refSize, objectCount: offsets.count, tableOffset: tableOffset)
+        let trailerStart = source.count - BinaryPropertyListTrailer.size
+        guard out.bytes.length == BinaryPropertyListTrailer.size,
+              memcmp(start + trailerStart, out.bytes.base, BinaryPropertyListTrailer.size) == 0 else { return nil }
+        var at = start + tableOffset
+        if offsetSize == 4 {
+            for offset in offsets {
+                guard UInt32(bigEndian: at.loadUnaligned(as: UInt32.self)) == offset else { return nil }
+                at += 4
+            }
+        } else {
+            for offset in offsets {
+                var v: UInt64 = 0
+                for i in 0..<offsetSize { v = v << 8 | UInt64(at.load(fromByteOffset: i, as: UInt8.self)) }
+                guard v == UInt64(offset) else { return nil }
+                at += offsetSize
+            }
+        }
+        if let progressive {
+            progressive.write(UnsafeRawBufferPointer(start: start + handedOn, count: source.count - handedOn), at: handedOn)
+        }
+        var whole = OutputBuffer(capacity: keepingWhole ? source.count : 64)
+        if keepingWhole { whole.append(source) }
+        return whole
     }
 
     /// Writes what `progressive` has not had yet: the bytes after `handedOn`, and each run of

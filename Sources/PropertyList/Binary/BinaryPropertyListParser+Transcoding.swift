@@ -353,13 +353,16 @@ extension BinaryPropertyListParser {
         /// For a walk of `trailer`'s file, writing references of `refSize` bytes: without
         /// expansion, the output holds no more objects and hardly more bytes than the input.
         /// With `progressive`, the file is handed on there as it is written (see
-        /// `BinaryPropertyListFileBuilder`).
+        /// `BinaryPropertyListFileBuilder`). With `source`, the input file, the builder compares
+        /// with it until the output differs, and writes nothing of its own before.
         init(_ trailer: BinaryPropertyListTrailer, refSize: Int,
-             progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20) {
+             progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20,
+             source: UnsafeRawBufferPointer? = nil) {
             scalarIndexes = HugePages.array(repeating: -1, count: trailer.objectCount)
             file = BinaryPropertyListFileBuilder(expectedOffsets: trailer.objectCount,
                                                  expectedBytes: trailer.offsetTableOffset + trailer.offsetTableOffset / 16,
-                                                 refSize: refSize, progressive: progressive, handOnEvery: handOnEvery)
+                                                 refSize: refSize, progressive: progressive, handOnEvery: handOnEvery,
+                                                 source: source, sourceTrailer: trailer)
         }
     }
 
@@ -424,12 +427,14 @@ extension BinaryPropertyListParser {
             indexes.append(output)
             t.file.setReference(output, at: to + i * width)
         }
-        // Equal keys are one output object: a key written twice is left to the reader, which
-        // keeps the entry CF keeps.
+        // A key written twice, as one object or as two equal ones (each input object is an
+        // output object of its own), is left to the reader, which keeps the entry CF keeps.
+        // Compared as CF compares keys, once per set of key references (`recentKeys`).
         if count > 1 {
-            if count <= 16 {
-                for i in 1..<count where indexes[..<i].contains(indexes[i]) { throw Self.needsTree }
-            } else if Set(indexes).count != count {
+            var names: [PropertyListValue] = []
+            names.reserveCapacity(count)
+            for i in 0..<count { names.append(scalar(ref(refs + i * trailer.objectRefSize))) }
+            guard CoreFoundationKeyEquality.repeats(in: names, object: { i in offset(ref(refs + i * trailer.objectRefSize)) }).isEmpty else {
                 throw Self.needsTree
             }
         }
