@@ -272,6 +272,20 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         #expect(!taken.binaryTranscoded)
     }
 
+    /// Two null objects (marker 0x00) in a file stay two objects through the converter's walk
+    /// and through the layout writer alike, each object of the file an object of the output
+    /// (found by FuzzBinaryPropertyList: the layout writer stored the nulls once).
+    @Test func twoNullObjectsStayTwoInEveryWriterThatKeepsTheLayout() throws {
+        let found = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FuzzRegressions/FuzzBinaryPropertyList/difference-two-null-objects")
+        let data = try Data(contentsOf: found)
+        let taken = expectConverterAgreesWithTheTree(data)
+        #expect(taken.binaryTranscoded)
+        let layout = BinaryPropertyListLayoutWriter(original: data).write(try BinaryPropertyListReader().read(data))
+        #expect(try BinaryPropertyListReader().read(layout) == BinaryPropertyListReader().read(data))
+        #expect(layout.filter { $0 == 0x00 }.count >= 2)
+    }
+
     /// UTF-8 in an ASCII string (marker 0x5) is no "é" for CF: it reads each byte as Latin 1,
     /// so the converters give the two characters CF gives, and the file is left to the tree.
     @Test func utf8InAnASCIIStringConvertsAsTheLatin1CFReads() throws {
