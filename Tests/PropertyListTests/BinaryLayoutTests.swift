@@ -34,6 +34,35 @@ import Testing
         #expect(identical == files.count - differing.count)
     }
 
+    /// Fixtures/apple-written: binary files that Apple's tools wrote (Xcode's `Info.plist` and
+    /// `.strings` output, `ibtool`'s nibs, a SpriteKit scene), gathered from public repositories
+    /// with their provenance in that folder's README. Files whose layout is not CF's would be
+    /// listed here with the reason; every one gathered so far is CF's.
+    static let appleWrittenFixturesNotLaidOutByCF: [String: String] = [:]
+
+    static let appleWrittenFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures/apple-written")
+
+    @Test func everyGatheredAppleWrittenBinaryFileComesBackByteForByte() throws {
+        let folder = Self.appleWrittenFixtures
+        let enumerator = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]))
+        let files = enumerator.compactMap { $0 as? URL }
+            .filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true && $0.lastPathComponent != "README.md" }
+            .sorted { $0.path < $1.path }
+        #expect(!files.isEmpty, "no file in \(folder.path)")
+        var differing: [String] = []
+        for url in files {
+            let name = String(url.path.dropFirst(folder.path.count + 1))
+            let data = try Data(contentsOf: url)
+            #expect(data.prefix(8) == Data("bplist00".utf8), "\(name) is not a binary property list")
+            let converted = try BinaryPropertyListConverter().binary(data)
+            let laidOut = BinaryPropertyListLayoutWriter(original: data).write(try BinaryPropertyListReader().read(data))
+            #expect(converted == laidOut, "\(name)")
+            if converted != data { differing.append(name) }
+        }
+        #expect(Set(differing) == Set(Self.appleWrittenFixturesNotLaidOutByCF.keys), "\(differing)")
+    }
+
     /// A tree has no objects to keep apart, so the tree writer stores equal strings, numbers,
     /// dates and data once; booleans and UIDs it writes at each place, referring to the first.
     @Test func theTreeWriterWritesBooleansAndUIDsAtEachPlaceReferringToTheFirst() throws {
