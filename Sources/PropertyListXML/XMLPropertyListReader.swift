@@ -71,7 +71,13 @@ public struct XMLPropertyListReader: Sendable {
                     // Tags are read as XML reads them (a `>` inside a quoted attribute value ends
                     // none); where that reading fails, CF's reading of the tags is the answer.
                     do throws(PropertyListError) {
-                        return try parse(text, beyondCoreFoundation: beyondCoreFoundation, quotingAttributes: true)
+                        let read = try parse(text, beyondCoreFoundation: beyondCoreFoundation, quotingAttributes: true)
+                        // A `>` inside a quoted attribute was read as XML reads it; where CF's
+                        // reading of the tags gives the same value, it is CF's answer, and no
+                        // departure (found by FuzzParity).
+                        guard !beyondCoreFoundation, read.1.contains(where: { $0.code == .beyondCoreFoundation }) else { return read }
+                        if let cf = try? parse(text, beyondCoreFoundation: false, quotingAttributes: false), cf.0 == read.0 { return cf }
+                        return read
                     } catch {
                         return try parse(text, beyondCoreFoundation: beyondCoreFoundation, quotingAttributes: false)
                     }

@@ -112,6 +112,20 @@ import Testing
         #expect(value == Self.dictionary([("test", "libplist")]))
     }
 
+    /// A `>` inside a quoted attribute whose tag CF ends elsewhere, where both readings of the
+    /// tags give the same value: CF's answer, without a warning (found by FuzzParity; kept in
+    /// Tests/FuzzRegressions/FuzzParity/difference-quoted-gt-changing-nothing).
+    @Test func aQuotedGreaterThanThatChangesNoValueIsNoDeparture() throws {
+        let found = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FuzzRegressions/FuzzParity/difference-quoted-gt-changing-nothing")
+        let data = try Data(contentsOf: found)
+        let cf = try PropertyListReader(options: Self.coreFoundationMode).read(data)
+        let (value, format, beyond) = try readByDefault(data)
+        #expect(!beyond)
+        #expect(format == cf.format)
+        #expect(value == cf.value)
+    }
+
     @Test func aDocumentCFReadsIsNeverReadAgainBeyondIt() throws {
         // CF reads `( <0)` as an empty array (a failed element ends it quietly); a GNUstep value
         // in the same place changes nothing, since CF's reading of the document succeeds.
