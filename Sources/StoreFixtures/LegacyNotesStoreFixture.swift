@@ -139,14 +139,7 @@ public struct LegacyNotesStoreFixture: Sendable {
     static func metadataPlist(uuid: UUID) -> Data {
         var hashes = PropertyListDictionary()
         hashes.append(key: "Note", value: .data(Data(repeating: 0x4E, count: 32)))
-        var d = PropertyListDictionary()
-        d.append(key: "NSPersistenceFrameworkVersion", value: .integer(PropertyListInteger(866)))
-        d.append(key: "NSStoreModelVersionHashes", value: .dictionary(hashes))
-        d.append(key: "NSStoreModelVersionHashesVersion", value: .integer(PropertyListInteger(3)))
-        d.append(key: "NSStoreModelVersionIdentifiers", value: .array([""]))
-        d.append(key: "NSStoreType", value: "SQLite")
-        d.append(key: "NSStoreUUID", value: .string(uuid.uuidString))
-        return BinaryPropertyListWriter().write(.dictionary(d))
+        return StoreMetadataPlist.data(frameworkVersion: 866, hashes: hashes, storeUUID: uuid)
     }
 }
 

@@ -190,14 +190,7 @@ public struct PaletteStoreFixture: Sendable {
         var hashes = PropertyListDictionary()
         let table = PaletteModel.versionHashes(model)
         for name in table.keys.sorted() { hashes.append(key: .string(name), value: .data(table[name] ?? Data())) }
-        var d = PropertyListDictionary()
-        d.append(key: "NSPersistenceFrameworkVersion", value: .integer(PropertyListInteger(1_141)))
-        d.append(key: "NSStoreModelVersionHashes", value: .dictionary(hashes))
-        d.append(key: "NSStoreModelVersionHashesVersion", value: .integer(PropertyListInteger(3)))
-        d.append(key: "NSStoreModelVersionIdentifiers", value: .array([""]))
-        d.append(key: "NSStoreType", value: "SQLite")
-        d.append(key: "NSStoreUUID", value: .string(storeUUID.uuidString))
-        return BinaryPropertyListWriter().write(.dictionary(d))
+        return StoreMetadataPlist.data(frameworkVersion: 1_141, hashes: hashes, storeUUID: storeUUID)
     }
 }
 
