@@ -55,18 +55,7 @@ public struct PaletteStoreFixture: Sendable {
             let queue = try DatabaseQueue(path: path)
             defer { try? queue.close() }
             try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA auto_vacuum = 2")
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-                try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-                try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
-                for table in model.tables {
-                    var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-                    for (name, role) in table.columns {
-                        columns.append("\(name) \(Self.sqlType(role, model: model))")
-                    }
-                    try db.execute(sql: "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
-                }
+                try Self.createTables(db, model: model)
                 try db.inTransaction {
                     for name in model.entityOrder {
                         guard let id = model.entityID(of: name) else { continue }
@@ -81,6 +70,24 @@ public struct PaletteStoreFixture: Sendable {
                     return .commit
                 }
             }
+        }
+    }
+
+    /// The empty tables of a Core Data store of `model` (`Z_PRIMARYKEY`, `Z_METADATA`,
+    /// `Z_MODELCACHE` and one per entity table), in WAL mode with incremental auto-vacuum, as
+    /// Core Data creates them; the fixtures of other stores write theirs this way too.
+    static func createTables(_ db: Database, model: ManagedObjectModel) throws {
+        try db.execute(sql: "PRAGMA auto_vacuum = 2")
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+        try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+        try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+        for table in model.tables {
+            var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            for (name, role) in table.columns {
+                columns.append("\(name) \(Self.sqlType(role, model: model))")
+            }
+            try db.execute(sql: "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
         }
     }
 
