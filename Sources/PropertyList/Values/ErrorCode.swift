@@ -33,6 +33,7 @@ public protocol CodedError: Error, CustomStringConvertible {
     /// The name of every code the type declares, for `ErrorCode.init?(rawValue:)`.
     static var codeNames: Set<String> { get }
 
+    /// What kind of failure this is, for callers to match.
     var code: ErrorCode<Self> { get }
 
     /// What is wrong, in words.
