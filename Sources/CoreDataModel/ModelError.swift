@@ -1,48 +1,13 @@
+import PropertyList
+
 /// Why a model cannot be read, and where.
-public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What kind of failure this is, for callers to match (`error.code == .cannotRead`).
-    ///
-    /// A struct with a static member per kind rather than an enum, as swift-protobuf's
-    /// `SwiftProtobufError.Code`: a new kind is then an addition, not a change that breaks every
-    /// exhaustive `switch` over the codes. Match with `==`, or `switch` with a `default`.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        private enum Wrapped: String, Sendable, Hashable {
-            case cannotRead, notAModel, malformed, limitExceeded, noMatchingVersion
-        }
+public struct ModelError: CodedError, Sendable, Hashable {
+    /// What kind of failure this is, for callers to match (`error.code == .cannotRead`); see `ErrorCode`.
+    public typealias Code = ErrorCode<ModelError>
 
-        private var wrapped: Wrapped
-
-        private init(_ wrapped: Wrapped) {
-            self.wrapped = wrapped
-        }
-
-        /// The code named `rawValue` (its member's name), or nil for a name that is none.
-        public init?(rawValue: String) {
-            guard let wrapped = Wrapped(rawValue: rawValue) else { return nil }
-            self.wrapped = wrapped
-        }
-
-        /// The member's name (`cannotRead`).
-        public var rawValue: String { wrapped.rawValue }
-
-        /// The member's name, as `rawValue`.
-        public var description: String { wrapped.rawValue }
-
-        /// The file or folder is missing or unreadable.
-        public static var cannotRead: Code { Code(.cannotRead) }
-
-        /// The input is not a model of any kind Archivist reads.
-        public static var notAModel: Code { Code(.notAModel) }
-
-        /// The compressed cache, the archive or the XML breaks the rules of its format.
-        public static var malformed: Code { Code(.malformed) }
-
-        /// A limit in `ModelReadOptions` was reached.
-        public static var limitExceeded: Code { Code(.limitExceeded) }
-
-        /// A `.momd` has no version whose entity hashes match the store's.
-        public static var noMatchingVersion: Code { Code(.noMatchingVersion) }
-    }
+    public static let codeNames: Set<String> = [
+        "cannotRead", "notAModel", "malformed", "limitExceeded", "noMatchingVersion"
+    ]
 
     public var code: Code
     public var message: String
@@ -68,4 +33,21 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         if copy.source == nil { copy.source = source }
         return copy
     }
+}
+
+extension ErrorCode where Domain == ModelError {
+    /// The file or folder is missing or unreadable.
+    public static var cannotRead: Self { Self() }
+
+    /// The input is not a model of any kind Archivist reads.
+    public static var notAModel: Self { Self() }
+
+    /// The compressed cache, the archive or the XML breaks the rules of its format.
+    public static var malformed: Self { Self() }
+
+    /// A limit in `ModelReadOptions` was reached.
+    public static var limitExceeded: Self { Self() }
+
+    /// A `.momd` has no version whose entity hashes match the store's.
+    public static var noMatchingVersion: Self { Self() }
 }

@@ -1,54 +1,16 @@
+import PropertyList
+
 /// Why a store cannot be read or changed, and where.
 ///
 /// Every error names the store file; those about one table, column or row name them too, so a
 /// user can find the row in any SQLite browser.
-public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What kind of failure this is, for callers to match (`error.code == .cannotOpen`).
-    ///
-    /// A struct with a static member per kind rather than an enum, as swift-protobuf's
-    /// `SwiftProtobufError.Code`: a new kind is then an addition, not a change that breaks every
-    /// exhaustive `switch` over the codes. Match with `==`, or `switch` with a `default`.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        private enum Wrapped: String, Sendable, Hashable {
-            case cannotOpen, sqlite, notFound, malformedSchema, backupFailed, invalidRequest
-        }
+public struct StoreError: CodedError, Sendable, Hashable {
+    /// What kind of failure this is, for callers to match (`error.code == .cannotOpen`); see `ErrorCode`.
+    public typealias Code = ErrorCode<StoreError>
 
-        private var wrapped: Wrapped
-
-        private init(_ wrapped: Wrapped) {
-            self.wrapped = wrapped
-        }
-
-        /// The code named `rawValue` (its member's name), or nil for a name that is none.
-        public init?(rawValue: String) {
-            guard let wrapped = Wrapped(rawValue: rawValue) else { return nil }
-            self.wrapped = wrapped
-        }
-
-        /// The member's name (`cannotOpen`).
-        public var rawValue: String { wrapped.rawValue }
-
-        /// The member's name, as `rawValue`.
-        public var description: String { wrapped.rawValue }
-
-        /// The file cannot be opened as SQLite (missing, not a database, locked).
-        public static var cannotOpen: Code { Code(.cannotOpen) }
-
-        /// An SQLite statement failed; `message` has SQLite's words.
-        public static var sqlite: Code { Code(.sqlite) }
-
-        /// The store does not have the entity, attribute, table or column asked for.
-        public static var notFound: Code { Code(.notFound) }
-
-        /// A Core Data table (`Z_PRIMARYKEY`, `Z_METADATA`) does not hold what Core Data writes.
-        public static var malformedSchema: Code { Code(.malformedSchema) }
-
-        /// The backup could not be made, so nothing was changed.
-        public static var backupFailed: Code { Code(.backupFailed) }
-
-        /// The caller asked for something that does not fit (a bad attribute name, a batch size of 0).
-        public static var invalidRequest: Code { Code(.invalidRequest) }
-    }
+    public static let codeNames: Set<String> = [
+        "cannotOpen", "sqlite", "notFound", "malformedSchema", "backupFailed", "invalidRequest"
+    ]
 
     public var code: Code
     public var message: String
@@ -78,4 +40,24 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         if !place.isEmpty { text += " at " + place.joined(separator: ", ") }
         return text
     }
+}
+
+extension ErrorCode where Domain == StoreError {
+    /// The file cannot be opened as SQLite (missing, not a database, locked).
+    public static var cannotOpen: Self { Self() }
+
+    /// An SQLite statement failed; `message` has SQLite's words.
+    public static var sqlite: Self { Self() }
+
+    /// The store does not have the entity, attribute, table or column asked for.
+    public static var notFound: Self { Self() }
+
+    /// A Core Data table (`Z_PRIMARYKEY`, `Z_METADATA`) does not hold what Core Data writes.
+    public static var malformedSchema: Self { Self() }
+
+    /// The backup could not be made, so nothing was changed.
+    public static var backupFailed: Self { Self() }
+
+    /// The caller asked for something that does not fit (a bad attribute name, a batch size of 0).
+    public static var invalidRequest: Self { Self() }
 }

@@ -55,15 +55,7 @@ extension KeyedArchiveDecoding {
             throw KeyedArchiveError(.malformed, "object is not a string, number, data, date or dictionary", objectUID: uid)
         }
         let start = Int(flatEntryStart[uid]), end = Int(flatEntryStart[uid + 1])
-        var classEntry = end
-        var i = end
-        while i > start {
-            i -= 1
-            if flatKeyIsClass[Int(flatEntries[i].key)] {
-                classEntry = i
-                break
-            }
-        }
+        let classEntry = flatClassEntry(start, end)
         guard classEntry < end, flatEntries[classEntry].kind == .uid else {
             throw KeyedArchiveError(.malformed, "object has no $class UID", objectUID: uid)
         }

@@ -136,17 +136,7 @@ struct KeyedArchiveDecoding {
     /// Key paths are only worked out when there is an error to report.
     mutating func decodeReachable(from top: [ArchivedField]) throws(KeyedArchiveError) {
         var pending: [(uid: Int, depth: Int)] = []
-        func push(_ value: ArchivedValue, depth: Int, into pending: inout [(uid: Int, depth: Int)]) {
-            switch value {
-            case .object(let uid): pending.append((uid, depth))
-            case .array(let elements):
-                elements.withUnsafeBufferPointer { elements in
-                    for i in elements.indices.reversed() { push(elements[i], depth: depth, into: &pending) }
-                }
-            case .null, .inline: break
-            }
-        }
-        for f in top.reversed() { push(f.value, depth: 0, into: &pending) }
+        for f in top.reversed() { Self.push(f.value, depth: 0, into: &pending) }
         // Filled element by element: `Array(repeating:count:)` copies an optional object a
         // million times through its value witness.
         objects = [ArchivedObject?](unsafeUninitializedCapacity: raw.count) { buffer, initialized in
@@ -169,9 +159,22 @@ struct KeyedArchiveDecoding {
                 throw e
             }
             object.fields.withUnsafeBufferPointer { fields in
-                for i in fields.indices.reversed() { push(fields[i].value, depth: depth + 1, into: &pending) }
+                for i in fields.indices.reversed() { Self.push(fields[i].value, depth: depth + 1, into: &pending) }
             }
             objects[uid] = object
+        }
+    }
+
+    /// A reference, or the references of an array, for `decodeReachable` (and the small-archive
+    /// reader's walk) to visit, pushed so that they are visited in field order.
+    static func push(_ value: ArchivedValue, depth: Int, into pending: inout [(uid: Int, depth: Int)]) {
+        switch value {
+        case .object(let uid): pending.append((uid, depth))
+        case .array(let elements):
+            elements.withUnsafeBufferPointer { elements in
+                for i in elements.indices.reversed() { push(elements[i], depth: depth, into: &pending) }
+            }
+        case .null, .inline: break
         }
     }
 
@@ -292,20 +295,23 @@ struct KeyedArchiveDecoding {
         }
     }
 
+    /// The entry of `$class` among a flat object's entries `start..<end`: the last one, as a
+    /// dictionary lookup finds it, or `end` when there is none.
+    @inline(__always)
+    func flatClassEntry(_ start: Int, _ end: Int) -> Int {
+        var i = end
+        while i > start {
+            i -= 1
+            if flatKeyIsClass[Int(flatEntries[i].key)] { return i }
+        }
+        return end
+    }
+
     /// An object kept as entries of a flat table: what the `.dictionary` case of `decodeObject`
     /// does with the same dictionary.
     mutating func decodeFlatObject(_ uid: Int) throws(KeyedArchiveError) -> ArchivedObject {
         let start = Int(flatEntryStart[uid]), end = Int(flatEntryStart[uid + 1])
-        // `$class`, the last one as a dictionary lookup finds it.
-        var classEntry = end
-        var i = end
-        while i > start {
-            i -= 1
-            if flatKeyIsClass[Int(flatEntries[i].key)] {
-                classEntry = i
-                break
-            }
-        }
+        let classEntry = flatClassEntry(start, end)
         // Without a `$class` reference, or with a key that is not a string, the dictionary is a
         // value (see `decodeObject`).
         guard classEntry < end, flatEntries[classEntry].kind == .uid,

@@ -18,11 +18,17 @@ public struct KeyedArchiveWriter: Sendable {
         for entry in archive.top {
             top.append(key: .string(Self.escape(entry.key)), value: state.encode(entry.value))
         }
+        return KeyedArchiveWriter.document(top: top, objects: state.output)
+    }
+
+    /// The top level of every keyed archive: `$version` 100000, `$archiver`, `$top` and
+    /// `$objects`, in the order NSKeyedArchiver writes them.
+    static func document(top: PropertyListDictionary, objects: [PropertyListValue]) -> PropertyListValue {
         var root = PropertyListDictionary()
         root.append(key: "$version", value: .integer(PropertyListInteger(100_000)))
         root.append(key: "$archiver", value: "NSKeyedArchiver")
         root.append(key: "$top", value: .dictionary(top))
-        root.append(key: "$objects", value: .array(state.output))
+        root.append(key: "$objects", value: .array(objects))
         return .dictionary(root)
     }
 

@@ -48,7 +48,7 @@ extension SmallArchiveReading {
             topFields.append(ArchivedField(key: key.field, value: value))
         }
         pending.removeAll(keepingCapacity: true)
-        for f in topFields.reversed() { Self.push(f.value, depth: 0, into: &pending) }
+        for f in topFields.reversed() { KeyedArchiveDecoding.push(f.value, depth: 0, into: &pending) }
         var objects = [ArchivedObject?](unsafeUninitializedCapacity: count) { buffer, initialized in
             buffer.initialize(repeating: nil)
             initialized = count
@@ -61,23 +61,11 @@ extension SmallArchiveReading {
             guard objects[uid] == nil else { continue }
             guard let object = decodeObject(uid, in: archive, raw: raw) else { return nil }
             object.fields.withUnsafeBufferPointer { fields in
-                for i in fields.indices.reversed() { Self.push(fields[i].value, depth: depth + 1, into: &pending) }
+                for i in fields.indices.reversed() { KeyedArchiveDecoding.push(fields[i].value, depth: depth + 1, into: &pending) }
             }
             objects[uid] = object
         }
         return ("NSKeyedArchiver", topFields, objects)
-    }
-
-    /// `decodeReachable`'s `push`: a reference, or the references of an array, to visit.
-    static func push(_ value: ArchivedValue, depth: Int, into pending: inout [(uid: Int, depth: Int)]) {
-        switch value {
-        case .object(let uid): pending.append((uid, depth))
-        case .array(let elements):
-            elements.withUnsafeBufferPointer { elements in
-                for i in elements.indices.reversed() { push(elements[i], depth: depth, into: &pending) }
-            }
-        case .null, .inline: break
-        }
     }
 
     /// Element `uid` as an object, as `decodeObject` and `decodeFlatObject` make it; nil where

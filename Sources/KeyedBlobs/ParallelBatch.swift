@@ -10,20 +10,9 @@ package enum ParallelBatch {
     /// what an ordinary thread's stack can hold.
     package static func map<Input: Sendable, Output>(_ inputs: [Input], parallelism: Int, stackSize: Int?, placeholder: Output,
                                              _ transform: @escaping @Sendable (Input) -> Output) -> [Output] {
-        let workers = min(max(1, parallelism), max(1, inputs.count / 64))
-        var outputs = [Output](repeating: placeholder, count: inputs.count)
-        outputs.withUnsafeMutableBufferPointer { buffer in
-            nonisolated(unsafe) let output = buffer
-            let chunk = (inputs.count + workers - 1) / workers
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                // Each worker writes only its own slice of the buffer.
-                let range = (worker * chunk)..<min(inputs.count, (worker + 1) * chunk)
-                let work = { for index in range { output[index] = transform(inputs[index]) } }
-                if let stackSize, DeepStackThread.run(stackSize: stackSize, work) { return }
-                work()
-            }
+        map(inputs, parallelism: parallelism, stackSize: stackSize, placeholder: placeholder, makeState: {}) { _, input in
+            transform(input)
         }
-        return outputs
     }
 
     /// `map`, with a state of its own for each thread (`makeState()`, made on that thread),

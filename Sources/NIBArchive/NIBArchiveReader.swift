@@ -87,112 +87,123 @@ struct NIBArchiveReader {
 
     // MARK: Tables
 
-    mutating func readObjects() throws(NIBArchiveError) -> [NIBArchiveObject] {
-        position = header.objectsOffset
-        var objects: [NIBArchiveObject] = []
-        objects.reserveCapacity(header.objectCount)
-        for n in 0..<header.objectCount {
-            entry = "object \(n)"
-            let start = position
-            let classIndex = try readVarint()
-            let firstValue = try readVarint()
-            let valueCount = try readVarint()
-            guard classIndex < header.classNameCount else {
-                throw error(.malformed, "the class index \(classIndex) is past the \(header.classNameCount) class names", at: start)
-            }
-            let (end, overflow) = firstValue.addingReportingOverflow(valueCount)
-            guard !overflow, end <= header.valueCount else {
-                throw error(.malformed, "the values \(firstValue) to \(firstValue &+ valueCount) run past the \(header.valueCount) values", at: start)
-            }
-            objects.append(NIBArchiveObject(classIndex: classIndex, firstValue: firstValue, valueCount: valueCount))
+    /// The `count` entries of the table at `offset`, each read by `readEntry`; an error in one
+    /// names it (`object 3`) through `entry`.
+    mutating func readTable<Entry>(at offset: Int, count: Int, entry name: String,
+                                   _ readEntry: (inout NIBArchiveReader) throws(NIBArchiveError) -> Entry) throws(NIBArchiveError) -> [Entry] {
+        position = offset
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
+        for n in 0..<count {
+            entry = "\(name) \(n)"
+            entries.append(try readEntry(&self))
         }
         entry = nil
-        return objects
+        return entries
+    }
+
+    mutating func readObjects() throws(NIBArchiveError) -> [NIBArchiveObject] {
+        try readTable(at: header.objectsOffset, count: header.objectCount, entry: "object") { (reader: inout NIBArchiveReader) throws(NIBArchiveError) in
+            try reader.readObject()
+        }
+    }
+
+    /// One entry of the objects, at `position`.
+    mutating func readObject() throws(NIBArchiveError) -> NIBArchiveObject {
+        let start = position
+        let classIndex = try readVarint()
+        let firstValue = try readVarint()
+        let valueCount = try readVarint()
+        guard classIndex < header.classNameCount else {
+            throw error(.malformed, "the class index \(classIndex) is past the \(header.classNameCount) class names", at: start)
+        }
+        let (end, overflow) = firstValue.addingReportingOverflow(valueCount)
+        guard !overflow, end <= header.valueCount else {
+            throw error(.malformed, "the values \(firstValue) to \(firstValue &+ valueCount) run past the \(header.valueCount) values", at: start)
+        }
+        return NIBArchiveObject(classIndex: classIndex, firstValue: firstValue, valueCount: valueCount)
     }
 
     mutating func readKeys() throws(NIBArchiveError) -> [String] {
-        position = header.keysOffset
-        var keys: [String] = []
-        keys.reserveCapacity(header.keyCount)
-        for n in 0..<header.keyCount {
-            entry = "key \(n)"
-            let length = try readVarint()
-            keys.append(try readString(length, what: "key"))
+        try readTable(at: header.keysOffset, count: header.keyCount, entry: "key") { (reader: inout NIBArchiveReader) throws(NIBArchiveError) in
+            try reader.readKey()
         }
-        entry = nil
-        return keys
+    }
+
+    /// One entry of the keys, at `position`.
+    mutating func readKey() throws(NIBArchiveError) -> String {
+        let length = try readVarint()
+        return try readString(length, what: "key")
     }
 
     mutating func readClassNames() throws(NIBArchiveError) -> [NIBArchiveClassName] {
-        position = header.classNamesOffset
-        var names: [NIBArchiveClassName] = []
-        names.reserveCapacity(header.classNameCount)
-        for n in 0..<header.classNameCount {
-            entry = "class name \(n)"
-            let length = try readVarint()
-            let extraCount = try readVarint()
-            // Rule: the extra numbers fit in the bytes left (checked before reserving).
-            guard extraCount <= (bytes.count - position) / 4 else {
-                throw error(.truncated, "\(extraCount) extra numbers run past the end of the archive", at: position)
-            }
-            var extras: [Int32] = []
-            extras.reserveCapacity(extraCount)
-            for _ in 0..<extraCount {
-                extras.append(Int32(bitPattern: UInt32(truncatingIfNeeded: try readLittleEndian(4))))
-            }
-            // The name is written with its terminating NUL, which the length counts.
-            var name = try readString(length, what: "class name")
-            if name.hasSuffix("\u{0}") { name.removeLast() }
-            names.append(NIBArchiveClassName(name: name, extras: extras))
+        try readTable(at: header.classNamesOffset, count: header.classNameCount, entry: "class name") { (reader: inout NIBArchiveReader) throws(NIBArchiveError) in
+            try reader.readClassName()
         }
-        entry = nil
-        return names
+    }
+
+    /// One entry of the class names, at `position`.
+    mutating func readClassName() throws(NIBArchiveError) -> NIBArchiveClassName {
+        let length = try readVarint()
+        let extraCount = try readVarint()
+        // Rule: the extra numbers fit in the bytes left (checked before reserving).
+        guard extraCount <= (bytes.count - position) / 4 else {
+            throw error(.truncated, "\(extraCount) extra numbers run past the end of the archive", at: position)
+        }
+        var extras: [Int32] = []
+        extras.reserveCapacity(extraCount)
+        for _ in 0..<extraCount {
+            extras.append(Int32(bitPattern: UInt32(truncatingIfNeeded: try readLittleEndian(4))))
+        }
+        // The name is written with its terminating NUL, which the length counts.
+        var name = try readString(length, what: "class name")
+        if name.hasSuffix("\u{0}") { name.removeLast() }
+        return NIBArchiveClassName(name: name, extras: extras)
     }
 
     mutating func readValues() throws(NIBArchiveError) -> [NIBArchiveValue] {
-        position = header.valuesOffset
-        var values: [NIBArchiveValue] = []
-        values.reserveCapacity(header.valueCount)
-        for n in 0..<header.valueCount {
-            entry = "value \(n)"
-            let start = position
-            let keyIndex = try readVarint()
-            guard keyIndex < header.keyCount else {
-                throw error(.malformed, "the key index \(keyIndex) is past the \(header.keyCount) keys", at: start)
-            }
-            try need(1, "a type byte")
-            let type = bytes[position]
-            position += 1
-            let content: NIBArchiveValue.Content
-            switch type {
-            case 0: content = .int8(Int8(truncatingIfNeeded: try readLittleEndian(1)))
-            case 1: content = .int16(Int16(truncatingIfNeeded: try readLittleEndian(2)))
-            case 2: content = .int32(Int32(truncatingIfNeeded: try readLittleEndian(4)))
-            case 3: content = .int64(Int64(bitPattern: try readLittleEndian(8)))
-            case 4: content = .bool(true)
-            case 5: content = .bool(false)
-            case 6: content = .float(Float(bitPattern: UInt32(truncatingIfNeeded: try readLittleEndian(4))))
-            case 7: content = .double(Double(bitPattern: try readLittleEndian(8)))
-            case 8:
-                let length = try readVarint()
-                try need(length, "\(length) bytes of data")
-                content = .data(Data(bytes[position..<position + length]))
-                position += length
-            case 9: content = .null
-            case 10:
-                let at = position
-                let index = Int(try readLittleEndian(4))
-                guard index < header.objectCount else {
-                    throw error(.malformed, "a reference to object \(index), past the \(header.objectCount) objects", at: at)
-                }
-                content = .object(index)
-            default:
-                throw error(.malformed, "unknown value type \(type) (0 to 10 are defined)", at: position - 1)
-            }
-            values.append(NIBArchiveValue(keyIndex: keyIndex, content: content))
+        try readTable(at: header.valuesOffset, count: header.valueCount, entry: "value") { (reader: inout NIBArchiveReader) throws(NIBArchiveError) in
+            try reader.readValue()
         }
-        entry = nil
-        return values
+    }
+
+    /// One entry of the values, at `position`.
+    mutating func readValue() throws(NIBArchiveError) -> NIBArchiveValue {
+        let start = position
+        let keyIndex = try readVarint()
+        guard keyIndex < header.keyCount else {
+            throw error(.malformed, "the key index \(keyIndex) is past the \(header.keyCount) keys", at: start)
+        }
+        try need(1, "a type byte")
+        let type = bytes[position]
+        position += 1
+        let content: NIBArchiveValue.Content
+        switch type {
+        case 0: content = .int8(Int8(truncatingIfNeeded: try readLittleEndian(1)))
+        case 1: content = .int16(Int16(truncatingIfNeeded: try readLittleEndian(2)))
+        case 2: content = .int32(Int32(truncatingIfNeeded: try readLittleEndian(4)))
+        case 3: content = .int64(Int64(bitPattern: try readLittleEndian(8)))
+        case 4: content = .bool(true)
+        case 5: content = .bool(false)
+        case 6: content = .float(Float(bitPattern: UInt32(truncatingIfNeeded: try readLittleEndian(4))))
+        case 7: content = .double(Double(bitPattern: try readLittleEndian(8)))
+        case 8:
+            let length = try readVarint()
+            try need(length, "\(length) bytes of data")
+            content = .data(Data(bytes[position..<position + length]))
+            position += length
+        case 9: content = .null
+        case 10:
+            let at = position
+            let index = Int(try readLittleEndian(4))
+            guard index < header.objectCount else {
+                throw error(.malformed, "a reference to object \(index), past the \(header.objectCount) objects", at: at)
+            }
+            content = .object(index)
+        default:
+            throw error(.malformed, "unknown value type \(type) (0 to 10 are defined)", at: position - 1)
+        }
+        return NIBArchiveValue(keyIndex: keyIndex, content: content)
     }
 
     // MARK: Primitives

@@ -1,63 +1,17 @@
+import PropertyList
+
 /// Why a PostgreSQL table cannot be read or changed, and where.
 ///
 /// Messages never hold a password: everything that comes from libpq or the server passes
 /// through `PostgresURL.scrub` first, and the source is named by its redacted URL.
-public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What kind of failure this is, for callers to match (`error.code == .invalidURL`).
-    ///
-    /// A struct with a static member per kind rather than an enum, as swift-protobuf's
-    /// `SwiftProtobufError.Code`: a new kind is then an addition, not a change that breaks every
-    /// exhaustive `switch` over the codes. Match with `==`, or `switch` with a `default`.
-    public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-        private enum Wrapped: String, Sendable, Hashable {
-            case invalidURL, cannotConnect, authenticationFailed, permissionDenied, notFound, wrongType, invalidRequest, query, connectionLost
-        }
+public struct PostgresError: CodedError, Sendable, Hashable {
+    /// What kind of failure this is, for callers to match (`error.code == .invalidURL`); see `ErrorCode`.
+    public typealias Code = ErrorCode<PostgresError>
 
-        private var wrapped: Wrapped
-
-        private init(_ wrapped: Wrapped) {
-            self.wrapped = wrapped
-        }
-
-        /// The code named `rawValue` (its member's name), or nil for a name that is none.
-        public init?(rawValue: String) {
-            guard let wrapped = Wrapped(rawValue: rawValue) else { return nil }
-            self.wrapped = wrapped
-        }
-
-        /// The member's name (`invalidURL`).
-        public var rawValue: String { wrapped.rawValue }
-
-        /// The member's name, as `rawValue`.
-        public var description: String { wrapped.rawValue }
-
-        /// The URL does not parse (libpq's own parser says why).
-        public static var invalidURL: Code { Code(.invalidURL) }
-
-        /// The server cannot be reached in time (refused, unknown host, `--connect-timeout`).
-        public static var cannotConnect: Code { Code(.cannotConnect) }
-
-        /// The server refused the credentials.
-        public static var authenticationFailed: Code { Code(.authenticationFailed) }
-
-        /// The role may not do what was asked (`SELECT`, `UPDATE`, `CREATE`).
-        public static var permissionDenied: Code { Code(.permissionDenied) }
-
-        /// The table, column or key asked for does not exist.
-        public static var notFound: Code { Code(.notFound) }
-
-        /// A column's type does not fit what was asked of it.
-        public static var wrongType: Code { Code(.wrongType) }
-
-        /// The caller asked for something that does not fit (`--shard 3/2`, `--into` the same column).
-        public static var invalidRequest: Code { Code(.invalidRequest) }
-
-        /// A statement failed; `sqlState` says how.
-        public static var query: Code { Code(.query) }
-
-        /// The connection was lost mid-run.
-        public static var connectionLost: Code { Code(.connectionLost) }
-    }
+    public static let codeNames: Set<String> = [
+        "invalidURL", "cannotConnect", "authenticationFailed", "permissionDenied", "notFound",
+        "wrongType", "invalidRequest", "query", "connectionLost"
+    ]
 
     public var code: Code
     public var message: String
@@ -88,4 +42,33 @@ public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible 
         guard let sqlState else { return false }
         return sqlState == "55P03" || sqlState == "40P01" || sqlState == "40001"
     }
+}
+
+extension ErrorCode where Domain == PostgresError {
+    /// The URL does not parse (libpq's own parser says why).
+    public static var invalidURL: Self { Self() }
+
+    /// The server cannot be reached in time (refused, unknown host, `--connect-timeout`).
+    public static var cannotConnect: Self { Self() }
+
+    /// The server refused the credentials.
+    public static var authenticationFailed: Self { Self() }
+
+    /// The role may not do what was asked (`SELECT`, `UPDATE`, `CREATE`).
+    public static var permissionDenied: Self { Self() }
+
+    /// The table, column or key asked for does not exist.
+    public static var notFound: Self { Self() }
+
+    /// A column's type does not fit what was asked of it.
+    public static var wrongType: Self { Self() }
+
+    /// The caller asked for something that does not fit (`--shard 3/2`, `--into` the same column).
+    public static var invalidRequest: Self { Self() }
+
+    /// A statement failed; `sqlState` says how.
+    public static var query: Self { Self() }
+
+    /// The connection was lost mid-run.
+    public static var connectionLost: Self { Self() }
 }

@@ -66,16 +66,7 @@ public struct LegacyNotesStoreFixture: Sendable {
             let queue = try DatabaseQueue(path: path)
             defer { try? queue.close() }
             try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA auto_vacuum = 2")
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-                try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-                try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
-                for table in model.tables {
-                    var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-                    for (name, role) in table.columns { columns.append("\(name) \(PaletteStoreFixture.sqlType(role, model: model))") }
-                    try db.execute(sql: "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
-                }
+                try PaletteStoreFixture.createTables(db, model: model)
                 try db.inTransaction {
                     try db.execute(sql: "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (1, 'Note', 0, ?)", arguments: [count])
                     try db.execute(sql: "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
@@ -139,14 +130,7 @@ public struct LegacyNotesStoreFixture: Sendable {
     static func metadataPlist(uuid: UUID) -> Data {
         var hashes = PropertyListDictionary()
         hashes.append(key: "Note", value: .data(Data(repeating: 0x4E, count: 32)))
-        var d = PropertyListDictionary()
-        d.append(key: "NSPersistenceFrameworkVersion", value: .integer(PropertyListInteger(866)))
-        d.append(key: "NSStoreModelVersionHashes", value: .dictionary(hashes))
-        d.append(key: "NSStoreModelVersionHashesVersion", value: .integer(PropertyListInteger(3)))
-        d.append(key: "NSStoreModelVersionIdentifiers", value: .array([""]))
-        d.append(key: "NSStoreType", value: "SQLite")
-        d.append(key: "NSStoreUUID", value: .string(uuid.uuidString))
-        return BinaryPropertyListWriter().write(.dictionary(d))
+        return StoreMetadataPlist.data(frameworkVersion: 866, hashes: hashes, storeUUID: uuid)
     }
 }
 

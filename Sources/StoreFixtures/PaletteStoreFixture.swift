@@ -55,18 +55,7 @@ public struct PaletteStoreFixture: Sendable {
             let queue = try DatabaseQueue(path: path)
             defer { try? queue.close() }
             try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA auto_vacuum = 2")
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-                try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-                try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-                try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
-                for table in model.tables {
-                    var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-                    for (name, role) in table.columns {
-                        columns.append("\(name) \(Self.sqlType(role, model: model))")
-                    }
-                    try db.execute(sql: "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
-                }
+                try Self.createTables(db, model: model)
                 try db.inTransaction {
                     for name in model.entityOrder {
                         guard let id = model.entityID(of: name) else { continue }
@@ -81,6 +70,24 @@ public struct PaletteStoreFixture: Sendable {
                     return .commit
                 }
             }
+        }
+    }
+
+    /// The empty tables of a Core Data store of `model` (`Z_PRIMARYKEY`, `Z_METADATA`,
+    /// `Z_MODELCACHE` and one per entity table), in WAL mode with incremental auto-vacuum, as
+    /// Core Data creates them; the fixtures of other stores write theirs this way too.
+    static func createTables(_ db: Database, model: ManagedObjectModel) throws {
+        try db.execute(sql: "PRAGMA auto_vacuum = 2")
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+        try db.execute(sql: "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+        try db.execute(sql: "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
+        try db.execute(sql: "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
+        for table in model.tables {
+            var columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            for (name, role) in table.columns {
+                columns.append("\(name) \(Self.sqlType(role, model: model))")
+            }
+            try db.execute(sql: "CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
         }
     }
 
@@ -190,14 +197,7 @@ public struct PaletteStoreFixture: Sendable {
         var hashes = PropertyListDictionary()
         let table = PaletteModel.versionHashes(model)
         for name in table.keys.sorted() { hashes.append(key: .string(name), value: .data(table[name] ?? Data())) }
-        var d = PropertyListDictionary()
-        d.append(key: "NSPersistenceFrameworkVersion", value: .integer(PropertyListInteger(1_141)))
-        d.append(key: "NSStoreModelVersionHashes", value: .dictionary(hashes))
-        d.append(key: "NSStoreModelVersionHashesVersion", value: .integer(PropertyListInteger(3)))
-        d.append(key: "NSStoreModelVersionIdentifiers", value: .array([""]))
-        d.append(key: "NSStoreType", value: "SQLite")
-        d.append(key: "NSStoreUUID", value: .string(storeUUID.uuidString))
-        return BinaryPropertyListWriter().write(.dictionary(d))
+        return StoreMetadataPlist.data(frameworkVersion: 1_141, hashes: hashes, storeUUID: storeUUID)
     }
 }
 

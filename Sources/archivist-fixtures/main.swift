@@ -26,26 +26,39 @@ import PropertyList
 //
 // The tests regenerate every fixture and compare bytes, so the checked-in files cannot drift.
 
+/// Says how to call this mode, and exits 64.
+func usage(_ line: String) -> Never {
+    FileHandle.standardError.write(Data("usage: archivist-fixtures \(line)\n".utf8))
+    exit(64)
+}
+
+/// Runs `write`, prints the line it returns and exits 0; on an error, says it about `target`
+/// and exits 1.
+func writing(_ target: String, _ write: () throws -> String) -> Never {
+    do {
+        print(try write())
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("archivist-fixtures: \(target): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
 if let postgresFlag = CommandLine.arguments.firstIndex(of: "--postgres") {
     let arguments = CommandLine.arguments
     func value(_ flag: String) -> String? {
         arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
     }
     guard postgresFlag + 1 < arguments.count, let table = value("--table"), value("--rows").map({ Int($0) != nil }) ?? true else {
-        FileHandle.standardError.write(Data("usage: archivist-fixtures --postgres URL --table NAME [--rows N] [--colors-only]\n".utf8))
-        exit(64)
+        usage("--postgres URL --table NAME [--rows N] [--colors-only]")
     }
     let url = PostgresURL(arguments[postgresFlag + 1])
     let rows = value("--rows").flatMap { Int($0) } ?? 100_000
     let fixture = MixedBlobTable(rowCount: rows, colorsOnly: arguments.contains("--colors-only"), distinctColors: arguments.contains("--distinct"))
-    do {
+    writing("\(url)") {
         let connection = try PostgresConnection(url: url)
         try fixture.create(table, on: connection)
-        print("wrote \(table) at \(url): \(rows) rows\(fixture.colorsOnly ? " of UIColor archives" : ", mixed")\(fixture.distinctColors ? ", each a color of its own" : "")")
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("archivist-fixtures: \(url): \(error)\n".utf8))
-        exit(1)
+        return "wrote \(table) at \(url): \(rows) rows\(fixture.colorsOnly ? " of UIColor archives" : ", mixed")\(fixture.distinctColors ? ", each a color of its own" : "")"
     }
 }
 
@@ -53,23 +66,18 @@ if let storeFlag = CommandLine.arguments.firstIndex(of: "--store") {
     let arguments = CommandLine.arguments
     let rowsFlag = arguments.firstIndex(of: "--rows")
     guard storeFlag + 1 < arguments.count, rowsFlag.map({ $0 + 1 < arguments.count && Int(arguments[$0 + 1]) != nil }) ?? true else {
-        FileHandle.standardError.write(Data("usage: archivist-fixtures --store PATH [--rows N] [--distinct]\n".utf8))
-        exit(64)
+        usage("--store PATH [--rows N] [--distinct]")
     }
     let path = arguments[storeFlag + 1]
     let rows = rowsFlag.flatMap { Int(arguments[$0 + 1]) } ?? 1_000
-    do {
+    writing(path) {
         var fixture = BowTieStoreFixture(rowCount: rows)
         if arguments.contains("--distinct") {
             fixture.distinctColors = true
             fixture.nullTintColorEvery = 0
         }
         try fixture.write(to: path, replacing: true)
-        print("wrote \(path): BowTie store with \(rows) rows\(fixture.distinctColors ? ", each a tint color of its own" : "")")
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("archivist-fixtures: \(path): \(error)\n".utf8))
-        exit(1)
+        return "wrote \(path): BowTie store with \(rows) rows\(fixture.distinctColors ? ", each a tint color of its own" : "")"
     }
 }
 
@@ -77,18 +85,13 @@ if let paletteFlag = CommandLine.arguments.firstIndex(of: "--palette-store") {
     let arguments = CommandLine.arguments
     let groupsFlag = arguments.firstIndex(of: "--groups")
     guard paletteFlag + 1 < arguments.count, groupsFlag.map({ $0 + 1 < arguments.count && Int(arguments[$0 + 1]) != nil }) ?? true else {
-        FileHandle.standardError.write(Data("usage: archivist-fixtures --palette-store PATH [--groups N]\n".utf8))
-        exit(64)
+        usage("--palette-store PATH [--groups N]")
     }
     let path = arguments[paletteFlag + 1]
     let groups = groupsFlag.flatMap { Int(arguments[$0 + 1]) } ?? 40
-    do {
+    writing(path) {
         try PaletteStoreFixture(groupCount: groups).write(to: path)
-        print("wrote \(path): Palette store with \(groups) groups and its model cache")
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("archivist-fixtures: \(path): \(error)\n".utf8))
-        exit(1)
+        return "wrote \(path): Palette store with \(groups) groups and its model cache"
     }
 }
 
@@ -96,13 +99,9 @@ if let modelsFlag = CommandLine.arguments.firstIndex(of: "--models") {
     let arguments = CommandLine.arguments
     let directory = modelsFlag + 1 < arguments.count ? arguments[modelsFlag + 1] : "Fixtures/models"
     let bundle = URL(fileURLWithPath: directory).appendingPathComponent("Palette.momd")
-    do {
+    writing(bundle.path) {
         try CompiledModelFixture.write(to: bundle)
-        print("wrote \(bundle.path): \(PaletteModel.versionNames.joined(separator: ", "))")
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("archivist-fixtures: \(bundle.path): \(error)\n".utf8))
-        exit(1)
+        return "wrote \(bundle.path): \(PaletteModel.versionNames.joined(separator: ", "))"
     }
 }
 

@@ -45,12 +45,7 @@ struct NIBArchiveKeyedArchiver {
         }
         var top = PropertyListDictionary()
         if !nib.objects.isEmpty { top.append(key: "root", value: .uid(1)) }
-        var root = PropertyListDictionary()
-        root.append(key: "$version", value: .integer(PropertyListInteger(100_000)))
-        root.append(key: "$archiver", value: "NSKeyedArchiver")
-        root.append(key: "$top", value: .dictionary(top))
-        root.append(key: "$objects", value: .array(objects))
-        return .dictionary(root)
+        return KeyedArchiveWriter.document(top: top, objects: objects)
     }
 
     func value(_ content: NIBArchiveValue.Content) -> PropertyListValue {

@@ -49,12 +49,7 @@ struct TypedStreamKeyedArchiver {
         for (key, value) in topEntries() {
             top.append(key: .string(key), value: value)
         }
-        var root = PropertyListDictionary()
-        root.append(key: "$version", value: .integer(PropertyListInteger(100_000)))
-        root.append(key: "$archiver", value: "NSKeyedArchiver")
-        root.append(key: "$top", value: .dictionary(top))
-        root.append(key: "$objects", value: .array(objects))
-        return .dictionary(root)
+        return KeyedArchiveWriter.document(top: top, objects: objects)
     }
 
     // MARK: The top level

@@ -297,27 +297,18 @@ package enum CoreFoundationText {
     /// UTF-16 code units as UTF-8, as CF converts its string to UTF-8 for the XML parser: up to
     /// the first lone surrogate, where CF's conversion stops.
     package static func utf8(stoppingAtLoneSurrogate units: [UInt16]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(units.count)
-        var i = 0
-        while i < units.count {
-            let u = UInt32(units[i])
-            if u < 0xD800 || u > 0xDFFF {
-                TextDecoding.appendGeneralizedUTF8(u, to: &out)
-                i += 1
-            } else if u < 0xDC00, i + 1 < units.count, units[i + 1] & 0xFC00 == 0xDC00 {
-                TextDecoding.appendGeneralizedUTF8(0x10000 + ((u - 0xD800) << 10) + (UInt32(units[i + 1]) - 0xDC00), to: &out)
-                i += 2
-            } else {
-                break
-            }
-        }
-        return out
+        utf8(units, keepingLoneSurrogates: false)
     }
 
     /// UTF-16 code units as generalized UTF-8 (a lone surrogate as the three bytes UTF-8 would
     /// give its number), which the OpenStep parser reads: CF's OpenStep parser keeps them.
     static func generalizedUTF8(_ units: [UInt16]) -> [UInt8] {
+        utf8(units, keepingLoneSurrogates: true)
+    }
+
+    /// UTF-16 code units as UTF-8, a surrogate pair as one scalar; a lone surrogate is kept as
+    /// generalized UTF-8 or ends the conversion.
+    private static func utf8(_ units: [UInt16], keepingLoneSurrogates keeps: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(units.count)
         var i = 0
@@ -326,6 +317,8 @@ package enum CoreFoundationText {
             if u >= 0xD800, u < 0xDC00, i + 1 < units.count, units[i + 1] & 0xFC00 == 0xDC00 {
                 TextDecoding.appendGeneralizedUTF8(0x10000 + ((u - 0xD800) << 10) + (UInt32(units[i + 1]) - 0xDC00), to: &out)
                 i += 2
+            } else if !keeps, u >= 0xD800, u <= 0xDFFF {
+                break
             } else {
                 TextDecoding.appendGeneralizedUTF8(u, to: &out)
                 i += 1

@@ -12,9 +12,7 @@ extension Archivist {
                 given, the elements after it moving up (the array's count appends). --append adds to the \
                 end of the array at KEYPATH. KEYPATH is plutil's (see get); nothing on the way to it is \
                 created.
-                The file is written back in its own format (binary stays binary, XML keeps \
-                Apple's layout) through a file beside it, flushed and renamed into place with \
-                its mode kept, so a failed edit leaves it as it was; -o writes elsewhere.
+                \(ValueEditArguments.writingBack)
                 """
         )
 

@@ -12,9 +12,7 @@ extension Archivist {
                 overwrite. plutil -replace, which also adds a missing key and inserts at an array index, \
                 is archivist plutil -replace. KEYPATH is plutil's (see get); nothing on the way to it is \
                 created. \
-                The file is written back in its own format (binary stays binary, XML keeps \
-                Apple's layout) through a file beside it, flushed and renamed into place with \
-                its mode kept, so a failed edit leaves it as it was; -o writes elsewhere.
+                \(ValueEditArguments.writingBack)
                 """
         )
 

@@ -20,6 +20,13 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
+        /// How the edited file is written, the last sentence of the help of the verbs that take these arguments.
+        static let writingBack = """
+            The file is written back in its own format (binary stays binary, XML keeps \
+            Apple's layout) through a file beside it, flushed and renamed into place with \
+            its mode kept, so a failed edit leaves it as it was; -o writes elsewhere.
+            """
+
         /// Reads the new value, then edits the file with it in `mode`, written back as the verbs' help says.
         func run(mode: PropertyListEditMode) throws(CommandFailure) {
             let new = try value.value(reading.readOptions)
