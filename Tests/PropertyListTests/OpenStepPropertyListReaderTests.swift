@@ -182,6 +182,25 @@ private func cfDictionary(_ entries: [(String, PropertyListValue)]) -> PropertyL
         #expect(CoreFoundationVerdict.reads(Data(bytes)) != false)
     }
 
+    /// CF's UTF-32 converter refuses a surrogate code point, alone or as half of a pair written
+    /// as two UTF-32 units (found by FuzzParity; Tests/FuzzRegressions/FuzzParity/
+    /// difference-utf32-surrogate-code-point).
+    @Test(arguments: [[UInt32(0xD97E)], [0xDC00], [0xD83D, 0xDE00]])
+    func utf32HoldingASurrogateCodePointIsRefusedAsCFRefusesIt(_ surrogates: [UInt32]) {
+        for bigEndian in [false, true] {
+            var bytes: [UInt8] = bigEndian ? [0x00, 0x00, 0xFE, 0xFF] : [0xFF, 0xFE, 0x00, 0x00]
+            for v in Array("(\"a".unicodeScalars.map(\.value)) + surrogates + Array("\")".unicodeScalars.map(\.value)) {
+                bytes += bigEndian ? withUnsafeBytes(of: v.bigEndian, Array.init) : withUnsafeBytes(of: v.littleEndian, Array.init)
+            }
+            #expect(throws: PropertyListError.self) { try PropertyListReader(options: .coreFoundation).read(Data(bytes)) }
+            if let cf = CoreFoundationVerdict.reads(Data(bytes)) { #expect(!cf) }
+        }
+        // The same character as one code point is read.
+        var pair: [UInt8] = [0xFF, 0xFE, 0x00, 0x00]
+        for v in Array("(\"".unicodeScalars.map(\.value)) + [0x1F600] + Array("\")".unicodeScalars.map(\.value)) { pair += withUnsafeBytes(of: v.littleEndian, Array.init) }
+        #expect((try? OpenStepPropertyListReader(options: .coreFoundation).read(Data(pair))) == ["😀"])
+    }
+
     // MARK: GNUstep
 
     @Test func gnustepTypedValuesAreRefusedAsCFRefusesThem() {

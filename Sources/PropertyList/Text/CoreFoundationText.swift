@@ -274,6 +274,9 @@ package enum CoreFoundationText {
                 let v = bigEndian
                     ? UInt32(b[i]) << 24 | UInt32(b[i + 1]) << 16 | UInt32(b[i + 2]) << 8 | UInt32(b[i + 3])
                     : UInt32(b[i + 3]) << 24 | UInt32(b[i + 2]) << 16 | UInt32(b[i + 1]) << 8 | UInt32(b[i])
+                // CF's UTF-32 converter refuses a surrogate code point, alone or paired (found by
+                // FuzzParity), as it refuses one past U+10FFFF.
+                guard v & 0xFFFF_F800 != 0xD800 else { return nil }
                 if v < 0x10000 {
                     units.append(UInt16(v))
                 } else {
