@@ -272,6 +272,23 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         #expect(!taken.binaryTranscoded)
     }
 
+    /// A top set holding two members CF holds equal ("number5" twice) is left to the tree by
+    /// the XML written in pieces, as by one walk, so both give the reader's ten members (found
+    /// by FuzzBinaryPropertyList: the pieces wrote eleven).
+    @Test func aTopSetWithEqualMembersIsLeftToTheTreeInPiecesToo() throws {
+        let found = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FuzzRegressions/FuzzBinaryPropertyList/crash-top-set-with-equal-members-in-pieces")
+        let data = try Data(contentsOf: found)
+        let taken = expectConverterAgreesWithTheTree(data)
+        #expect(!taken.xmlTranscoded)
+        #expect(BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0).transcodedXML(data) == nil)
+        guard case .set(let members) = try BinaryPropertyListReader().read(data) else {
+            Issue.record("not a set")
+            return
+        }
+        #expect(members.count == 10)
+    }
+
     /// Two null objects (marker 0x00) in a file stay two objects through the converter's walk
     /// and through the layout writer alike, each object of the file an object of the output
     /// (found by FuzzBinaryPropertyList: the layout writer stored the nulls once).

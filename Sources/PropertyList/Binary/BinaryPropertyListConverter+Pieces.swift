@@ -41,7 +41,11 @@ extension BinaryPropertyListConverter {
             refs = at
             head.out.append("<dict>\n")
         } else {
-            refs = try parser.openArray(top, at: start, depth: 0).refs
+            let (count, at) = try parser.openArray(top, at: start, depth: 0)
+            // A top set with two members CF holds equal is one walk's to give up on, as it does
+            // for any set (`checkDistinctMembers`; found by FuzzBinaryPropertyList).
+            if kind == 0xC, (try? parser.checkDistinctMembers(count, refs: at)) == nil { return nil }
+            refs = at
             head.out.append("<array>\n")
         }
         let opened = parser.expanded
