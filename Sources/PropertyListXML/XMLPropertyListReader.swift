@@ -44,8 +44,7 @@ public struct XMLPropertyListReader: Sendable {
         do throws(PropertyListError) {
             return try read(data, beyondCoreFoundation: false, warnings: &warnings)
         } catch {
-            guard options.readsBeyondCoreFoundation, error.code != .limitExceeded,
-                  error != XMLPropertyListLexer.notXML || UnmarkedWideEncoding(data) != nil else { throw error }
+            guard options.readsXMLBeyondCoreFoundation(after: error, data: data) else { throw error }
             return try read(data, beyondCoreFoundation: true, refusedWith: error, warnings: &warnings)
         }
     }

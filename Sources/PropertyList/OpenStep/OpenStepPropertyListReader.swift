@@ -40,7 +40,7 @@ public struct OpenStepPropertyListReader: Sendable {
         do throws(PropertyListError) {
             return try read(data, beyondCoreFoundation: false, warnings: &warnings)
         } catch {
-            guard options.readsBeyondCoreFoundation, error.code != .limitExceeded else { throw error }
+            guard options.readsBeyondCoreFoundation(after: error) else { throw error }
             return try read(data, beyondCoreFoundation: true, refusedWith: error, warnings: &warnings)
         }
     }

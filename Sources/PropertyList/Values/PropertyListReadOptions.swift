@@ -1,3 +1,5 @@
+import Foundation
+
 /// Limits and choices for reading untrusted property lists.
 ///
 /// Every limit has a default that real files never reach and hostile files cannot get past.
@@ -55,6 +57,19 @@ public struct PropertyListReadOptions: Sendable, Hashable {
 }
 
 extension PropertyListReadOptions {
+    /// Whether a document CF's rules refused with `refusal` is read again beyond them: only
+    /// with `readsBeyondCoreFoundation`, and never after a limit, which a second reading would
+    /// only meet again.
+    package func readsBeyondCoreFoundation(after refusal: PropertyListError) -> Bool {
+        readsBeyondCoreFoundation && refusal.code != .limitExceeded
+    }
+
+    /// `readsBeyondCoreFoundation(after:)` for XML: also only where the lexer took the bytes
+    /// for XML, or they are XML in UTF-16 or UTF-32 without a mark, which it cannot take.
+    package func readsXMLBeyondCoreFoundation(after refusal: PropertyListError, data: Data) -> Bool {
+        readsBeyondCoreFoundation(after: refusal) && (refusal != XMLPropertyListLexer.notXML || UnmarkedWideEncoding(data) != nil)
+    }
+
     /// Refuses an input over `maximumInputSize` before anything reads it.
     package func checkInputSize(_ count: Int) throws(PropertyListError) {
         guard count <= maximumInputSize else {

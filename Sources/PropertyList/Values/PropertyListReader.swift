@@ -103,20 +103,17 @@ public struct PropertyListReader: Sendable {
             failures.append((.openStep, error))
         }
         // CF refuses the bytes: what other writers mean by them, with a warning that says so.
-        if options.readsBeyondCoreFoundation {
-            found = []
-            if let xmlRefusal, xmlRefusal.code != .limitExceeded,
-               xmlRefusal != XMLPropertyListLexer.notXML || UnmarkedWideEncoding(data) != nil,
-               let value = try? readXML(data, warnings: &found, beyondCoreFoundation: true, refusedWith: xmlRefusal) {
-                warnings += found
-                return (value, .xml)
-            }
-            found = []
-            if let openStepRefusal, openStepRefusal.code != .limitExceeded,
-               let value = try? openStep.read(data, beyondCoreFoundation: true, refusedWith: openStepRefusal, warnings: &found) {
-                warnings += found
-                return (value, .openStep)
-            }
+        found = []
+        if let xmlRefusal, options.readsXMLBeyondCoreFoundation(after: xmlRefusal, data: data),
+           let value = try? readXML(data, warnings: &found, beyondCoreFoundation: true, refusedWith: xmlRefusal) {
+            warnings += found
+            return (value, .xml)
+        }
+        found = []
+        if let openStepRefusal, options.readsBeyondCoreFoundation(after: openStepRefusal),
+           let value = try? openStep.read(data, beyondCoreFoundation: true, refusedWith: openStepRefusal, warnings: &found) {
+            warnings += found
+            return (value, .openStep)
         }
         let detected = PropertyListFormat.detect(data)
         if detected == .json || PropertyListFormat.mayBeJSON(data) {
