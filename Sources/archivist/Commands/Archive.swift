@@ -7,7 +7,7 @@ import PropertyList
 
 extension Archivist {
     /// `archivist archive FILE --class PATH=CLASS`: a keyed archive built from a payload.
-    struct Archive: ParsableCommand {
+    struct Archive: FileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Build a keyed archive from a JSON or plist payload, with the classes you name.",
             discussion: """
@@ -40,24 +40,20 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
-        func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                let input = InputFile(path: file)
-                let destination = OutputFile(path: output)
-                if to == .binary { try destination.refuseBinaryOnTerminal("a binary keyed archive") }
-                // A payload is JSON by contract (`unarchive --to json | archive -`): JSON first.
-                let (payload, format) = try input.readPropertyList(reading, as: inputFormat.from, preferringJSON: true)
-                let data: Data
-                do {
-                    let archiver = PayloadArchiver(classes: classes.classes, nullMarker: PayloadArchiver.nullMarker(for: format),
-                                                   maximumDepth: reading.maximumDepth)
-                    let archive = try archiver.archive(payload)
-                    data = try KeyedArchiveWriter().write(archive, format: to == .binary ? .binary : .xml)
-                } catch {
-                    throw CommandFailure(file: input.displayName, message: "\(error)")
-                }
-                try destination.write(data)
+        var binaryOutput: String? { to.format.binaryOutput("a binary keyed archive") }
+
+        func write(_ bytes: Data, from input: InputFile, to destination: OutputFile) throws(CommandFailure) {
+            // A payload is JSON by contract (`unarchive --to json | archive -`): JSON first.
+            let (payload, format) = try input.readPropertyList(bytes, reading, as: inputFormat.from, preferringJSON: true)
+            let data: Data
+            do {
+                let archiver = PayloadArchiver(classes: classes.classes, nullMarker: PayloadArchiver.nullMarker(for: format),
+                                               maximumDepth: reading.maximumDepth)
+                data = try KeyedArchiveWriter().write(try archiver.archive(payload), format: to == .binary ? .binary : .xml)
+            } catch {
+                throw CommandFailure(file: input.displayName, message: "\(error)")
             }
+            try destination.write(data)
         }
     }
 }

@@ -5,7 +5,7 @@ import PropertyList
 
 extension Archivist {
     /// `archivist convert FILE --to xml|binary|json`: rewrites a property list in another format.
-    struct Convert: ParsableCommand {
+    struct Convert: FileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Convert a property list to XML, binary, JSON, or a Swift or Objective-C literal.",
             discussion: """
@@ -35,20 +35,16 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
-        func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                let input = InputFile(path: file)
-                let destination = OutputFile(path: output)
-                try to.format.checkDestination(destination)
-                // Binary to XML or binary is written as it is read, without a tree; anything that
-                // way does not take (an error included) is read and written below, which says why.
-                let bytes = try input.read(limit: reading.maximumInputSize)
-                if try to.format.transcode(bytes, from: inputFormat.from, options: reading.readOptions,
-                                    workerStackSize: reading.workerStackSize, to: destination) { return }
-                let (value, _) = try input.readPropertyList(bytes, reading, as: inputFormat.from)
-                let data = try to.format.write(value, json: json, sourceName: file, outputPath: output, file: input.displayName)
-                try destination.write(data, endsLineOnTerminal: to == .json)
-            }
+        var binaryOutput: String? { to.format.binaryOutput() }
+
+        func write(_ bytes: Data, from input: InputFile, to destination: OutputFile) throws(CommandFailure) {
+            // Binary to XML or binary is written as it is read, without a tree; anything that
+            // way does not take (an error included) is read and written below, which says why.
+            if try to.format.transcode(bytes, from: inputFormat.from, options: reading.readOptions,
+                                       workerStackSize: reading.workerStackSize, to: destination) { return }
+            let (value, _) = try input.readPropertyList(bytes, reading, as: inputFormat.from)
+            let data = try to.format.write(value, json: json, sourceName: file, outputPath: output, file: input.displayName)
+            try destination.write(data, endsLineOnTerminal: to == .json)
         }
     }
 }

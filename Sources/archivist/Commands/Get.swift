@@ -5,7 +5,7 @@ import PropertyList
 
 extension Archivist {
     /// `archivist get FILE KEYPATH`: one value out of a property list, like `plutil -extract`.
-    struct Get: ParsableCommand {
+    struct Get: FileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print the value at a keypath (like plutil -extract).",
             discussion: """
@@ -47,32 +47,29 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
-        func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                if to == .binary { try OutputFile(path: output).refuseBinaryOnTerminal("a binary property list") }
-                let lookup = KeyPathLookup(file: file, keyPath: keyPath, archive: archive, reading: reading)
-                let value = try lookup.value(target: to == .json ? .json : .propertyList)
-                let name = InputFile(path: file).displayName
-                if let expect, ValueTypeName(of: value) != expect {
-                    throw CommandFailure.unexpectedType(ValueTypeName(of: value), expected: expect, at: keyPath, file: name)
-                }
-                let data: Data
-                do throws(PropertyListError) {
-                    switch to.format {
-                    case .raw:
-                        guard let text = value.rawText else {
-                            throw PropertyListError(.unrepresentable, "raw output cannot show \(ValueTypeName(of: value).withArticle); use --to xml, binary or json")
-                        }
-                        data = Data((noNewline ? text : text + "\n").utf8)
-                    default:
-                        // xml, binary or json: a document of its own, as convert writes it.
-                        data = try to.format.write(value, json: json)
+        var binaryOutput: String? { to.format.binaryOutput() }
+
+        var readsMapped: Bool { KeyPathLookup.readsMapped(archive: archive) }
+
+        func write(_ bytes: Data, from input: InputFile, to destination: OutputFile) throws(CommandFailure) {
+            let lookup = KeyPathLookup(keyPath: keyPath, archive: archive, expected: expect, reading: reading)
+            let value = try lookup.value(in: bytes, from: input, target: to == .json ? .json : .propertyList)
+            let data: Data
+            do throws(PropertyListError) {
+                switch to.format {
+                case .raw:
+                    guard let text = value.rawText else {
+                        throw PropertyListError(.unrepresentable, "raw output cannot show \(ValueTypeName(of: value).withArticle); use --to xml, binary or json")
                     }
-                } catch {
-                    throw CommandFailure(file: name, message: "cannot write the value at \(keyPath): \(error.description)")
+                    data = Data((noNewline ? text : text + "\n").utf8)
+                default:
+                    // xml, binary or json: a document of its own, as convert writes it.
+                    data = try to.format.write(value, json: json)
                 }
-                try OutputFile(path: output).write(data, endsLineOnTerminal: to == .json)
+            } catch {
+                throw CommandFailure(file: input.displayName, message: "cannot write the value at \(keyPath): \(error.description)")
             }
+            try destination.write(data, endsLineOnTerminal: to == .json)
         }
     }
 }

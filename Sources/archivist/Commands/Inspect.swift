@@ -7,7 +7,7 @@ import PropertyList
 
 extension Archivist {
     /// `archivist inspect FILE`: the object graph of a keyed archive, as a tree, JSON or a graph.
-    struct Inspect: ParsableCommand {
+    struct Inspect: FileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the objects of an NSKeyedArchiver archive.",
             discussion: """
@@ -48,43 +48,39 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
-        func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                let input = InputFile(path: file)
-                let bytes = try input.read(limit: reading.maximumInputSize)
-                if ContentKind.sniff(bytes) == .bookmark {
-                    return try inspectBookmark(bytes, input: input)
-                }
-                var options = reading.archiveReadOptions
-                if let top { options.topKey = top }
-                guard var inspection = KeyedArchiveInspection(format: format.format, readOptions: options) else { return }
-                inspection.expandsNested = expandNested
-                inspection.usesColors = output == nil && Terminal.colorsEnabled()
-                // Compact for pipes and files: a large archive's JSON is then a third of the
-                // indented, fully spelled form.
-                inspection.prettyPrinted = pretty || ((output ?? "-") == "-" && isatty(STDOUT_FILENO) == 1)
-                inspection.omitsDefaultMembers = !allMembers
-                inspection.title = input.displayName
-                var read: KeyedArchiveInspection.Read
-                do throws(KeyedArchiveError) {
-                    read = try inspection.read(bytes)
+        func write(_ bytes: Data, from input: InputFile, to destination: OutputFile) throws(CommandFailure) {
+            if ContentKind.sniff(bytes) == .bookmark {
+                return try inspectBookmark(bytes, input: input, to: destination)
+            }
+            var options = reading.archiveReadOptions
+            if let top { options.topKey = top }
+            guard var inspection = KeyedArchiveInspection(format: format.format, readOptions: options) else { return }
+            inspection.expandsNested = expandNested
+            inspection.usesColors = output == nil && Terminal.colorsEnabled()
+            // Compact for pipes and files: a large archive's JSON is then a third of the
+            // indented, fully spelled form.
+            inspection.prettyPrinted = pretty || destination.isTerminal
+            inspection.omitsDefaultMembers = !allMembers
+            inspection.title = input.displayName
+            var read: KeyedArchiveInspection.Read
+            do throws(KeyedArchiveError) {
+                read = try inspection.read(bytes)
+            } catch {
+                throw input.archiveFailure(error, data: bytes, reading)
+            }
+            defer { ProcessLifetime.keep(read) }
+            if let top, !read.topKeys.contains(top) {
+                throw CommandFailure(file: input.displayName, message: "$top has no entry \"\(top)\" (it has: \(read.topKeys.joined(separator: ", ")))")
+            }
+            // Streamed: the JSON of a large archive runs to 14 times its size.
+            try destination.stream { (sink) throws(CommandFailure) in
+                do throws(KeyedArchiveInspection.Failure) {
+                    try inspection.write(&read) { sink.write($0) }
                 } catch {
-                    throw input.archiveFailure(error, data: bytes, reading)
-                }
-                defer { ProcessLifetime.keep(read) }
-                if let top, !read.topKeys.contains(top) {
-                    throw CommandFailure(file: input.displayName, message: "$top has no entry \"\(top)\" (it has: \(read.topKeys.joined(separator: ", ")))")
-                }
-                // Streamed: the JSON of a large archive runs to 14 times its size.
-                try OutputFile(path: output).stream { (sink) throws(CommandFailure) in
-                    do throws(KeyedArchiveInspection.Failure) {
-                        try inspection.write(&read) { sink.write($0) }
-                    } catch {
-                        switch error {
-                        case .decoding(let error): throw input.archiveFailure(error, data: bytes, reading)
-                        case .writing(let error):
-                            throw CommandFailure(file: input.displayName, message: "cannot write \(format == .html ? "the page" : "JSON"): \(error.description)")
-                        }
+                    switch error {
+                    case .decoding(let error): throw input.archiveFailure(error, data: bytes, reading)
+                    case .writing(let error):
+                        throw CommandFailure(file: input.displayName, message: "cannot write \(format == .html ? "the page" : "JSON"): \(error.description)")
                     }
                 }
             }
@@ -92,7 +88,7 @@ extension Archivist {
 
         /// Bookmark data on its own (a `.bookmark` file): its fields as a tree (text) or JSON
         /// (ISO 8601 dates, base64 data); dot and html are for object graphs.
-        func inspectBookmark(_ bytes: Data, input: InputFile) throws(CommandFailure) {
+        func inspectBookmark(_ bytes: Data, input: InputFile, to destination: OutputFile) throws(CommandFailure) {
             let bookmark: Bookmark
             do {
                 bookmark = try Bookmark(data: bytes, options: reading.archiveReadOptions.bookmark)
@@ -102,18 +98,18 @@ extension Archivist {
             let value = BookmarkPropertyList.value(of: bookmark)
             switch format.format {
             case .json:
-                let layout: JSONWriteOptions.OutputFormatting = pretty || ((output ?? "-") == "-" && isatty(STDOUT_FILENO) == 1) ? [.prettyPrinted] : []
+                let layout: JSONWriteOptions.OutputFormatting = pretty || destination.isTerminal ? [.prettyPrinted] : []
                 let data: Data
                 do throws(PropertyListError) {
                     data = try JSONPropertyListWriter(options: JSONWriteOptions(dateEncodingStrategy: .iso8601, outputFormatting: layout)).write(value)
                 } catch {
                     throw CommandFailure(file: input.displayName, message: "cannot write JSON: \(error.description)")
                 }
-                try OutputFile(path: output).write(data, endsLineOnTerminal: true)
+                try destination.write(data, endsLineOnTerminal: true)
             case .dot, .html:
                 throw CommandFailure(file: input.displayName, message: "bookmark data has no object graph: use --format text or json")
             default:
-                try OutputFile(path: output).stream { sink in
+                try destination.stream { sink in
                     PropertyListPrettyPrinter(usesColors: output == nil && Terminal.colorsEnabled()).write(value) { sink.write($0) }
                 }
             }

@@ -5,7 +5,7 @@ import PropertyList
 
 extension Archivist {
     /// `archivist print FILE`: a human-readable tree, like `plutil -p`.
-    struct Print: ParsableCommand {
+    struct Print: FileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print a property list as a readable tree (like plutil -p).",
             discussion: """
@@ -24,20 +24,19 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
-        func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                let input = InputFile(path: file)
-                let data = try input.read(limit: reading.maximumInputSize)
-                let kind = inputFormat.from == nil ? ContentKind.sniff(data) : nil
-                let value = if kind == .typedStream || kind == .nibArchive {
-                    KeyedArchiveWriter().plist(for: try input.decodeArchive(data, reading, topKey: nil))
-                } else {
-                    try input.readPropertyList(data, reading, as: inputFormat.from).value
-                }
-                // Streamed: the text of a large document is never held whole.
-                try OutputFile(path: nil).stream { sink in
-                    PropertyListPrettyPrinter(usesColors: Terminal.colorsEnabled()).write(value) { sink.write($0) }
-                }
+        /// The tree goes to standard output.
+        var output: String? { nil }
+
+        func write(_ data: Data, from input: InputFile, to destination: OutputFile) throws(CommandFailure) {
+            let kind = inputFormat.from == nil ? ContentKind.sniff(data) : nil
+            let value = if kind == .typedStream || kind == .nibArchive {
+                KeyedArchiveWriter().plist(for: try input.decodeArchive(data, reading, topKey: nil))
+            } else {
+                try input.readPropertyList(data, reading, as: inputFormat.from).value
+            }
+            // Streamed: the text of a large document is never held whole.
+            try destination.stream { sink in
+                PropertyListPrettyPrinter(usesColors: Terminal.colorsEnabled()).write(value) { sink.write($0) }
             }
         }
     }

@@ -4,7 +4,7 @@ import PropertyList
 
 extension Archivist {
     /// `archivist type FILE KEYPATH`: the type of one value, like `plutil -type`.
-    struct TypeOf: ParsableCommand {
+    struct TypeOf: FileCommand {
         static let configuration = CommandConfiguration(
             commandName: "type",
             abstract: "Print the type of the value at a keypath (like plutil -type).",
@@ -31,15 +31,14 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
-        func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                let value = try KeyPathLookup(file: file, keyPath: keyPath, archive: archive, reading: reading).value()
-                let type = ValueTypeName(of: value)
-                if let expect, type != expect {
-                    throw CommandFailure.unexpectedType(type, expected: expect, at: keyPath, file: InputFile(path: file).displayName)
-                }
-                try OutputFile(path: nil).write(Data((type.rawValue + "\n").utf8))
-            }
+        /// The type goes to standard output.
+        var output: String? { nil }
+
+        var readsMapped: Bool { KeyPathLookup.readsMapped(archive: archive) }
+
+        func write(_ bytes: Data, from input: InputFile, to destination: OutputFile) throws(CommandFailure) {
+            let value = try KeyPathLookup(keyPath: keyPath, archive: archive, expected: expect, reading: reading).value(in: bytes, from: input)
+            try destination.write(ValueTypeName(of: value).rawValue + "\n")
         }
     }
 }

@@ -7,7 +7,7 @@ import PropertyList
 
 extension Archivist {
     /// `archivist unarchive FILE --to json|xml|binary`: an archive's root as a Codable payload.
-    struct Unarchive: ParsableCommand {
+    struct Unarchive: FileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Turn a keyed archive into a payload JSONDecoder or PropertyListDecoder reads.",
             discussion: """
@@ -53,29 +53,26 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
-        func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                let input = InputFile(path: file)
-                try to.format.checkDestination(OutputFile(path: output))
-                let bytes = try input.read(limit: reading.maximumInputSize)
-                var unarchiver = ArchiveUnarchiver(payloadOptions: mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth),
-                                                   allowList: noCheck ? nil : allow.allowList, readOptions: reading.archiveReadOptions)
-                unarchiver.payloadOptions.breaksCycles = breakCycles
-                if let top { unarchiver.readOptions.topKey = top }
-                if to == .json, mapping.selectedPath == nil {
-                    // Written as the archive is walked, without building the payload first.
-                    let json = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.json(of: bytes, options: self.json.options) }
-                    ProcessLifetime.keep(json)
-                    return try OutputFile(path: output).write(json.value, endsLineOnTerminal: true)
-                }
-                let mapped = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.payload(of: bytes, at: mapping.selectedPath) }
-                ProcessLifetime.keep(mapped)
-                guard let payload = mapped.value else {
-                    throw CommandFailure(file: input.displayName, message: "the payload has nothing at \(mapping.selectedPath?.description ?? ".")")
-                }
-                let data = try to.format.write(payload, json: json, sourceName: file, outputPath: output, file: input.displayName)
-                try OutputFile(path: output).write(data, endsLineOnTerminal: to == .json)
+        var binaryOutput: String? { to.format.binaryOutput() }
+
+        func write(_ bytes: Data, from input: InputFile, to destination: OutputFile) throws(CommandFailure) {
+            var unarchiver = ArchiveUnarchiver(payloadOptions: mapping.payloadOptions(target: to == .json ? .json : .propertyList, maximumDepth: reading.maximumDepth),
+                                               allowList: noCheck ? nil : allow.allowList, readOptions: reading.archiveReadOptions)
+            unarchiver.payloadOptions.breaksCycles = breakCycles
+            if let top { unarchiver.readOptions.topKey = top }
+            if to == .json, mapping.selectedPath == nil {
+                // Written as the archive is walked, without building the payload first.
+                let json = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.json(of: bytes, options: self.json.options) }
+                ProcessLifetime.keep(json)
+                return try destination.write(json.value, endsLineOnTerminal: true)
             }
+            let mapped = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.payload(of: bytes, at: mapping.selectedPath) }
+            ProcessLifetime.keep(mapped)
+            guard let payload = mapped.value else {
+                throw CommandFailure(file: input.displayName, message: "the payload has nothing at \(mapping.selectedPath?.description ?? ".")")
+            }
+            let data = try to.format.write(payload, json: json, sourceName: file, outputPath: output, file: input.displayName)
+            try destination.write(data, endsLineOnTerminal: to == .json)
         }
 
         /// What `body` gives from FILE's `bytes`, its failure in our words.

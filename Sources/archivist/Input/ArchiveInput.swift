@@ -4,11 +4,6 @@ import KeyedArchive
 import PropertyList
 
 extension InputFile {
-    /// Reads and decodes the input as a keyed archive.
-    func readArchive(_ reading: ReadingOptions, topKey: String? = nil) throws(CommandFailure) -> KeyedArchive {
-        try decodeArchive(read(limit: reading.maximumInputSize), reading, topKey: topKey)
-    }
-
     /// Checks the input against an allow-list (`AllowListChecker.check(data:options:)`), with
     /// a failure worded as `decodeArchive`'s.
     func checkArchive(_ reading: ReadingOptions, with checker: AllowListChecker) throws(CommandFailure) -> ArchiveCheck {

@@ -70,8 +70,9 @@ extension OutputFormat {
         return CommandFailure(file: file, message: message)
     }
 
-    /// Refuses a binary property list on a terminal unless -o - asked for it.
-    func checkDestination(_ output: OutputFile) throws(CommandFailure) {
-        if self == .binary { try output.refuseBinaryOnTerminal("a binary property list") }
+    /// `what` when this format is binary, which a terminal is refused unless -o - asks for it
+    /// (`FileCommand.binaryOutput`); nil for text.
+    func binaryOutput(_ what: String = "a binary property list") -> String? {
+        self == .binary ? what : nil
     }
 }
