@@ -158,17 +158,9 @@ extension Archivist {
                 if let problem = classes.problem() { throw CommandFailure(file: store, message: problem) }
                 options.model = model.choice
                 options.transformers = try model.transformerLists()
-                var bar = ProgressBar(enabled: Terminal.progressEnabled())
-                let result: MigrationResult
-                do throws(StoreError) {
-                    result = try AttributeMigrator(options: options).migrate(path: store, attribute: attribute ?? "") { progress in
-                        bar.update(progress, failed: progress.failed)
-                    }
-                } catch {
-                    bar.finish()
-                    throw CommandFailure(file: store, message: Diagnosis.storeFailure(error.description, path: store))
-                }
-                bar.finish()
+                let result = try ProgressBar.showing { (bar) throws(StoreError) in
+                    try AttributeMigrator(options: options).migrate(path: store, attribute: attribute ?? "") { bar.update($0, failed: $0.failed) }
+                } failure: { CommandFailure(file: store, message: Diagnosis.storeFailure($0.description, path: store)) }
                 failed = result.hasFailures
                 try ReportJSON.write(format, file: store, wording: "cannot write the report as JSON", text: { result.text(usesColors: Terminal.colorsEnabled()) },
                                      json: { () throws(PropertyListError) in try ReportJSON.data(result.jsonValue) })
@@ -185,23 +177,16 @@ extension Archivist.Migrate {
         var failed = false
         try reportingFailures { () throws(CommandFailure) in
             let url = PostgresURL(store)
-            let usesColors = Terminal.colorsEnabled()
-            var bar = ProgressBar(enabled: Terminal.progressEnabled())
             if postgresFlags.status {
                 let scanner = PostgresScanner(options: PostgresScanOptions(readOptions: reading.archiveReadOptions,
                                                                            workerStackSize: reading.workerStackSize,
                                                                            connectTimeout: postgres.connectTimeout?.seconds))
-                let report: PostgresStatusReport
                 let renames = try renaming.parsed(file: url.redacted)
-                do throws(PostgresError) {
-                    report = try scanner.status(url, postgres.request, target: to.library, renames: renames, into: postgresFlags.into,
-                                                shards: postgres.parsedShard.count, progress: bar.enabled ? { bar.update($0) } : nil)
-                } catch {
-                    bar.finish()
-                    throw CommandFailure(file: url.redacted, message: error.description)
-                }
-                bar.finish()
-                try ReportJSON.write(format, file: url.redacted, text: { report.text(usesColors: usesColors) },
+                let report = try ProgressBar.showing { (bar) throws(PostgresError) in
+                    try scanner.status(url, postgres.request, target: to.library, renames: renames, into: postgresFlags.into,
+                                       shards: postgres.parsedShard.count, progress: bar.updates())
+                } failure: { CommandFailure(file: url.redacted, message: $0.description) }
+                try ReportJSON.write(format, file: url.redacted, text: { report.text(usesColors: Terminal.colorsEnabled()) },
                                      json: { () throws(PropertyListError) in try ReportJSON.data(report.jsonValue) })
                 return
             }
@@ -215,18 +200,11 @@ extension Archivist.Migrate {
                 migration: engine, workers: postgresFlags.workers ?? 1, shard: postgres.parsedShard, into: postgresFlags.into,
                 backupTable: postgresFlags.backupTable, lockTimeout: postgresFlags.lockTimeout?.seconds,
                 maximumReplicationLag: postgresFlags.maxReplicationLag?.seconds, connectTimeout: postgres.connectTimeout?.seconds))
-            let result: PostgresMigrationResult
-            do throws(PostgresError) {
-                result = try migrator.migrate(url, postgres.request) { progress in
-                    bar.update(progress, failed: progress.failed, note: progress.pausedBecause)
-                }
-            } catch {
-                bar.finish()
-                throw CommandFailure(file: url.redacted, message: error.description)
-            }
-            bar.finish()
+            let result = try ProgressBar.showing { (bar) throws(PostgresError) in
+                try migrator.migrate(url, postgres.request) { bar.update($0, failed: $0.failed, note: $0.pausedBecause) }
+            } failure: { CommandFailure(file: url.redacted, message: $0.description) }
             failed = result.hasFailures
-            try ReportJSON.write(format, file: url.redacted, text: { result.text(usesColors: usesColors) },
+            try ReportJSON.write(format, file: url.redacted, text: { result.text(usesColors: Terminal.colorsEnabled()) },
                                  json: { () throws(PropertyListError) in try ReportJSON.data(result.jsonValue) })
         }
         if failed { throw ExitCode(1) }

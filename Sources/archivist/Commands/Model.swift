@@ -65,33 +65,31 @@ extension Archivist {
                 }
                 let scanner = StoreScanner(options: ScanOptions(
                     allowList: allow.allowList, readOptions: reading.archiveReadOptions, workerStackSize: reading.workerStackSize, transformers: given))
-                var bar = ProgressBar(enabled: Terminal.progressEnabled())
-                let report: ModelReport
-                do throws(ModelReportFailure) {
-                    report = try scanner.modelReport(path: path, isStore: isStore, store: store, audit: audit,
-                                                     progress: bar.enabled ? { bar.update($0) } : nil)
-                } catch {
-                    bar.finish()
-                    switch error {
-                    case .store(let error, let storePath):
-                        throw CommandFailure(file: storePath, message: Diagnosis.storeFailure(error.description, path: storePath))
-                    case .noModel(let problem):
-                        throw CommandFailure(file: path, message: problem)
-                    case .model(let error):
-                        // Say what the file is when it is no model at all: a JPEG, an empty file…
-                        if error.source == nil || error.source == path, let (kind, size) = Diagnosis.sniff(path: path),
-                           let kind, kind != .binaryPropertyList {
-                            throw CommandFailure(file: path, message: "not a model: \(Diagnosis.describe(kind, size: size))")
-                        }
-                        throw CommandFailure(file: error.source ?? path, message: error.description)
-                    }
-                }
-                bar.finish()
+                let report = try ProgressBar.showing { (bar) throws(ModelReportFailure) in
+                    try scanner.modelReport(path: path, isStore: isStore, store: store, audit: audit, progress: bar.updates())
+                } failure: { failure($0) }
                 failed = report.audit?.hasFindings ?? false
                 try ReportJSON.write(format, file: path, text: { report.text(usesColors: Terminal.colorsEnabled()) },
                                      json: { () throws(PropertyListError) in try ReportJSON.data(report.jsonValue) })
             }
             if failed { throw ExitCode(1) }
+        }
+
+        /// A model or store that did not read, in our words.
+        func failure(_ error: ModelReportFailure) -> CommandFailure {
+            switch error {
+            case .store(let error, let storePath):
+                return CommandFailure(file: storePath, message: Diagnosis.storeFailure(error.description, path: storePath))
+            case .noModel(let problem):
+                return CommandFailure(file: path, message: problem)
+            case .model(let error):
+                // Say what the file is when it is no model at all: a JPEG, an empty file…
+                if error.source == nil || error.source == path, let (kind, size) = Diagnosis.sniff(path: path),
+                   let kind, kind != .binaryPropertyList {
+                    return CommandFailure(file: path, message: "not a model: \(Diagnosis.describe(kind, size: size))")
+                }
+                return CommandFailure(file: error.source ?? path, message: error.description)
+            }
         }
 
         /// Whether the file starts with SQLite's header.

@@ -69,18 +69,13 @@ extension Archivist {
                 let scanner = StoreScanner(options: ScanOptions(allowList: allow.allowList, readOptions: reading.archiveReadOptions,
                                                                 workerStackSize: reading.workerStackSize, model: model.choice,
                                                                 transformers: try model.transformerLists()))
-                var report: ScanReport
-                var bar = ProgressBar(enabled: Terminal.progressEnabled())
                 // SQLite reads files, not streams: standard input is saved to a private file first.
                 let input = try StandardInputCopy.ifNeeded(store)
                 defer { input?.remove() }
-                do throws(StoreError) {
-                    report = try scanner.scan(path: input?.path ?? store, progress: bar.enabled ? { bar.update($0) } : nil)
-                } catch {
-                    bar.finish()
-                    throw CommandFailure(file: displayName, message: Diagnosis.storeFailure(error.description, path: input?.path ?? store))
-                }
-                bar.finish()
+                let path = input?.path ?? store
+                var report = try ProgressBar.showing { (bar) throws(StoreError) in
+                    try scanner.scan(path: path, progress: bar.updates())
+                } failure: { CommandFailure(file: displayName, message: Diagnosis.storeFailure($0.description, path: path)) }
                 if input != nil { report.path = displayName }
                 try ReportJSON.write(format, file: store, wording: "cannot write the report as JSON", text: { report.text(usesColors: Terminal.colorsEnabled()) },
                                      json: { () throws(PropertyListError) in try ReportJSON.data(report.jsonValue) })
@@ -98,15 +93,9 @@ extension Archivist.Scan {
             let scanner = PostgresScanner(options: PostgresScanOptions(
                 allowList: allow.allowList, readOptions: reading.archiveReadOptions, workerStackSize: reading.workerStackSize,
                 shard: postgres.parsedShard, connectTimeout: postgres.connectTimeout?.seconds))
-            var bar = ProgressBar(enabled: Terminal.progressEnabled())
-            let report: PostgresScanReport
-            do throws(PostgresError) {
-                report = try scanner.scan(url, postgres.request, progress: bar.enabled ? { bar.update($0) } : nil)
-            } catch {
-                bar.finish()
-                throw CommandFailure(file: url.redacted, message: error.description)
-            }
-            bar.finish()
+            let report = try ProgressBar.showing { (bar) throws(PostgresError) in
+                try scanner.scan(url, postgres.request, progress: bar.updates())
+            } failure: { CommandFailure(file: url.redacted, message: $0.description) }
             try ReportJSON.write(format, file: url.redacted, text: { report.text(usesColors: Terminal.colorsEnabled()) },
                                  json: { () throws(PropertyListError) in try ReportJSON.data(report.jsonValue) })
         }

@@ -76,7 +76,7 @@ extension Archivist {
                 options.workerStackSize = reading.workerStackSize
                 let sweeper = Sweeper(options: options)
                 guard var writer = SweepReportWriter(format: format, title: "archivist sweep " + paths.joined(separator: " ")) else { return }
-                var bar = ProgressBar(enabled: Terminal.progressEnabled())
+                let bar = ProgressBar()
                 let linesOnTerminal = destination.isTerminal
                 let summary = try destination.stream { (sink) throws(CommandFailure) -> SweepSummary in
                     sink.write(writer.begin())

@@ -4,22 +4,41 @@ import PropertyList
 
 /// A one-line progress bar on standard error, redrawn at most ten times a second (and at once
 /// when the note changes).
-struct ProgressBar {
+final class ProgressBar {
     let enabled: Bool
     var lastDraw: UInt64 = 0
     var lastNote: String?
     var drawn = false
 
-    init(enabled: Bool) { self.enabled = enabled }
+    /// A bar drawn only when standard error is a terminal.
+    init(enabled: Bool = Terminal.progressEnabled()) { self.enabled = enabled }
+
+    /// Runs `work` with a bar, cleared when the work ends, whether it succeeds or fails; its
+    /// failure is what `failure` makes of it. The long verbs' shared frame (scan, migrate, model).
+    static func showing<T, Failure: Error>(_ work: (ProgressBar) throws(Failure) -> T,
+                                           failure: (Failure) -> CommandFailure) throws(CommandFailure) -> T {
+        let bar = ProgressBar()
+        defer { bar.finish() }
+        do {
+            return try work(bar)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// `update(_:)` as a progress handler; nil when nothing is drawn, so that the work skips it.
+    func updates<Progress: RowProgress>() -> ((Progress) -> Void)? {
+        enabled ? { self.update($0) } : nil
+    }
 
     /// Draws `progress`, with the count of failed rows when there are any, and `note` (why
     /// the work is paused) when there is one.
-    mutating func update(_ progress: some RowProgress, failed: Int = 0, note: String? = nil) {
+    func update(_ progress: some RowProgress, failed: Int = 0, note: String? = nil) {
         draw(processed: progress.processed, total: progress.total, rowsPerSecond: progress.rowsPerSecond,
              secondsLeft: progress.estimatedSecondsLeft, failed: failed, note: note)
     }
 
-    mutating func draw(processed: Int, total: Int, rowsPerSecond: Double, secondsLeft: Double?, failed: Int, note: String? = nil) {
+    func draw(processed: Int, total: Int, rowsPerSecond: Double, secondsLeft: Double?, failed: Int, note: String? = nil) {
         let fraction = total > 0 ? min(1, Double(processed) / Double(total)) : 1
         var detail = String(format: "%@/%@ rows  %@ rows/s", CountText.number(processed), CountText.number(total),
                             CountText.number(Int(rowsPerSecond)))
@@ -32,7 +51,7 @@ struct ProgressBar {
     }
 
     /// Draws a bar `fraction` full followed by `detail`, at most ten times a second unless `done`.
-    mutating func draw(fraction: Double, detail: String, done: Bool) {
+    func draw(fraction: Double, detail: String, done: Bool) {
         guard enabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         guard now - lastDraw > 100_000_000 || done else { return }
@@ -45,7 +64,7 @@ struct ProgressBar {
         drawn = true
     }
 
-    mutating func finish() {
+    func finish() {
         guard enabled, drawn else { return }
         StandardError.write("\r\u{1B}[K")
         drawn = false
