@@ -7,13 +7,8 @@ struct CommandFailure: Error {
     var file: String?
     var message: String
 
-    init(file: String, message: String) {
+    init(file: String? = nil, message: String) {
         self.file = file
-        self.message = message
-    }
-
-    init(message: String) {
-        self.file = nil
         self.message = message
     }
 

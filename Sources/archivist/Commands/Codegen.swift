@@ -88,7 +88,7 @@ extension Archivist {
         func validate() throws {
             if inputs.isEmpty { throw ValidationError("give a store with --attribute, or one or more files") }
             if attribute != nil, inputs.count != 1 { throw ValidationError("--attribute reads one store; give exactly one") }
-            if attribute == nil, model.modelPath != nil || model.noModel || !model.transformers.isEmpty || model.transformersFile != nil {
+            if attribute == nil, model.isUsed {
                 throw ValidationError("--model, --no-model, --transformer and --transformers go with a store's --attribute")
             }
             if let typeName, !SwiftCodeGenerator.isValidTypeName(typeName) {

@@ -49,7 +49,8 @@ extension Archivist {
 
         var binaryOutput: String? { to.format.binaryOutput() }
 
-        var readsMapped: Bool { KeyPathLookup.readsMapped(archive: archive) }
+        /// Mapped: a binary file's lookup touches only the pages of the objects it reads.
+        var readsMapped: Bool { !archive }
 
         func write(_ bytes: Data, from input: InputFile, to destination: OutputFile) throws(CommandFailure) {
             let lookup = KeyPathLookup(keyPath: keyPath, archive: archive, expected: expect, reading: reading)

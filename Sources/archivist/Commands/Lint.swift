@@ -53,9 +53,7 @@ extension Archivist {
                         var warnings: [PropertyListWarning] = []
                         do throws(CommandFailure) {
                             let detected = try input.validatePropertyList(reading, as: inputFormat.from, warnings: &warnings)
-                            for warning in warnings {
-                                StandardError.write("archivist: \(input.displayName): warning: \(warning.description)\n")
-                            }
+                            input.report(warnings)
                             if strict, !warnings.isEmpty { allValid = false }
                             var record: [(PropertyListValue, PropertyListValue)] = [
                                 ("file", .string(input.displayName)), ("valid", .bool(true)), ("format", .string(detected.rawValue)),
@@ -74,16 +72,7 @@ extension Archivist {
                             error.report()
                         }
                     }
-                    if format == .json {
-                        var options = JSONWriteOptions()
-                        options.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                        do throws(PropertyListError) {
-                            sink.write(try JSONPropertyListWriter(options: options).write(.array(records)))
-                            sink.write("\n")
-                        } catch {
-                            throw CommandFailure(message: "cannot write the report as JSON: \(error.description)")
-                        }
-                    }
+                    if format == .json { sink.write(try ReportJSON.data(.array(records), file: nil, sortsKeys: true)) }
                 }
             }
             if !allValid { throw ExitCode(1) }

@@ -36,11 +36,8 @@ extension Archivist {
         @Option(help: ArgumentHelp("The store the model belongs to, when PATH is a model file: picks the .momd version by its hashes, and --audit reads its rows.", valueName: "STORE"))
         var store: String?
 
-        @Option(name: .customLong("transformer"), help: ArgumentHelp("The classes an app-defined transformer allows, so --audit judges its attribute. Repeatable.", valueName: "NAME=CLASS[,CLASS…]"))
-        var transformers: [String] = []
-
-        @Option(name: .customLong("transformers"), help: ArgumentHelp("A JSON file of transformer name → classes.", valueName: "FILE"))
-        var transformersFile: String?
+        @OptionGroup
+        var transformers: TransformerOptions
 
         @OptionGroup(title: "Allowed classes")
         var allow: AllowListOptions
@@ -48,17 +45,10 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
-        var modelOptions: ModelOptions {
-            var options = ModelOptions()
-            options.transformers = transformers
-            options.transformersFile = transformersFile
-            return options
-        }
-
         func run() throws {
             var failed = false
             try reportingFailures { () throws(CommandFailure) in
-                let given = try modelOptions.transformerLists()
+                let given = try transformers.lists()
                 let isStore = Self.isSQLite(path)
                 guard !(isStore && store != nil) else {
                     throw CommandFailure(file: path, message: "is a store already; --store pairs a model file with its store")

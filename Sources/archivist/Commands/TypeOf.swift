@@ -34,7 +34,8 @@ extension Archivist {
         /// The type goes to standard output.
         var output: String? { nil }
 
-        var readsMapped: Bool { KeyPathLookup.readsMapped(archive: archive) }
+        /// Mapped: a binary file's lookup touches only the pages of the objects it reads.
+        var readsMapped: Bool { !archive }
 
         func write(_ bytes: Data, from input: InputFile, to destination: OutputFile) throws(CommandFailure) {
             let value = try KeyPathLookup(keyPath: keyPath, archive: archive, expected: expect, reading: reading).value(in: bytes, from: input)

@@ -44,18 +44,6 @@ struct InputFile {
         return CommandFailure(file: name, message: message)
     }
 
-    /// Reads and parses the input as a property list of any format: `format` when given, else
-    /// the one its content and its file's extension say (`PropertyListReader.read(_:fileExtension:)`).
-    ///
-    /// Warnings (a key repeated in a dictionary) go to standard error as they are found; the
-    /// value is what Apple's readers make of the file.
-    ///
-    /// - Parameter preferringJSON: JSON first when the text may be JSON (`archive`'s payloads).
-    func readPropertyList(_ options: ReadingOptions, as format: PropertyListFormat? = nil,
-                          preferringJSON: Bool = false) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
-        try readPropertyList(read(limit: options.maximumInputSize), options, as: format, preferringJSON: preferringJSON)
-    }
-
     /// Checks the input as `readPropertyList` reads it (same warnings and limits), strictly:
     /// what Core Foundation reads leniently but no writer should write is refused
     /// (`PropertyListReadOptions.requiresWellFormedInput`). `lint`'s work; the value is not kept.
@@ -84,26 +72,31 @@ struct InputFile {
         }
     }
 
-    /// `readPropertyList(_:as:)` of bytes already read from this input.
+    /// Parses `data`, read from this input, as a property list of any format: `format` when
+    /// given, else the one its content and its file's extension say
+    /// (`PropertyListReader.read(_:fileExtension:)`).
+    ///
+    /// Warnings (a key repeated in a dictionary) go to standard error once the file is read; the
+    /// value is what Apple's readers make of the file.
+    ///
+    /// - Parameter preferringJSON: JSON first when the text may be JSON (`archive`'s payloads).
     func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil,
                           preferringJSON: Bool = false) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
         var warnings: [PropertyListWarning] = []
-        let result = try readPropertyList(data, options, as: format, preferringJSON: preferringJSON, warnings: &warnings)
-        for warning in warnings { StandardError.write("archivist: \(displayName): warning: \(warning.description)\n") }
-        return result
-    }
-
-    /// `readPropertyList(_:as:warnings:)` of bytes already read from this input.
-    func readPropertyList(_ data: Data, _ options: ReadingOptions, as format: PropertyListFormat? = nil, preferringJSON: Bool = false,
-                          warnings: inout [PropertyListWarning]) throws(CommandFailure) -> (value: PropertyListValue, format: PropertyListFormat) {
         do {
             let reader = PropertyListReader(options: options.readOptions)
             let read = if let format { (value: try reader.read(data, as: format, warnings: &warnings), format: format) }
                 else { try reader.read(data, fileExtension: fileExtension, preferringJSON: preferringJSON, warnings: &warnings) }
             ProcessLifetime.keep(read.value)
+            report(warnings)
             return read
         } catch {
             throw CommandFailure(file: displayName, message: Diagnosis.propertyListFailure(error, data: data))
         }
+    }
+
+    /// Says each warning about this input (a key repeated in a dictionary) on standard error.
+    func report(_ warnings: [PropertyListWarning]) {
+        for warning in warnings { StandardError.write("archivist: \(displayName): warning: \(warning.description)\n") }
     }
 }

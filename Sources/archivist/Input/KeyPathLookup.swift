@@ -12,10 +12,6 @@ struct KeyPathLookup {
     var expected: ValueTypeName?
     var reading: ReadingOptions
 
-    /// Whether the file is best mapped: a binary file's lookup touches only the pages of the
-    /// objects it reads; an archive is decoded whole.
-    static func readsMapped(archive: Bool) -> Bool { !archive }
-
     /// The value at the path in `bytes`, read from `input`.
     ///
     /// A binary plist is not read whole: only the objects on the path and in the value are.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// A length of time on the command line, as PostgreSQL writes its settings: `500ms`, `2s`,
 /// `1.5s`, `5min`, `1h`; a bare number is seconds.
@@ -26,14 +27,4 @@ struct DurationArgument: ExpressibleByArgument, Sendable, Hashable, CustomString
     var description: String { seconds < 1 && seconds > 0 ? "\(Int((seconds * 1000).rounded()))ms" : "\(seconds)s" }
 
     static var defaultCompletionKind: CompletionKind { .default }
-}
-
-private extension String {
-    func trimmingCharacters(in set: Set<Character>) -> String {
-        String(drop(while: set.contains).reversed().drop(while: set.contains).reversed())
-    }
-}
-
-private extension Set where Element == Character {
-    static let whitespaces: Set<Character> = [" ", "\t"]
 }

@@ -39,7 +39,7 @@ struct PropertyListEdit {
             // document keeps only the value Apple's readers see.
             var warnings: [PropertyListWarning] = []
             let document = try PropertyListDocument(data: data, fileExtension: input.fileExtension, options: reading.readOptions, warnings: &warnings)
-            for warning in warnings { StandardError.write("archivist: \(input.displayName): warning: \(warning.description)\n") }
+            input.report(warnings)
             return document
         } catch {
             throw CommandFailure(file: input.displayName, message: Diagnosis.propertyListFailure(error, data: data))

@@ -1,12 +1,14 @@
 import Foundation
 import PropertyList
 
-/// A report for machines as `check`, `scan` and `migrate` write it (`--format json`): the
-/// report's `jsonValue` indented, slashes unescaped, ending with a line break.
+/// A report for machines as `check`, `lint`, `scan` and `migrate` write it (`--format json`):
+/// the report's `jsonValue` indented, slashes unescaped, keys sorted when `sortsKeys` (`lint`),
+/// ending with a line break.
 enum ReportJSON {
-    static func data(_ value: PropertyListValue) throws(PropertyListError) -> Data {
+    static func data(_ value: PropertyListValue, sortsKeys: Bool = false) throws(PropertyListError) -> Data {
         var options = JSONWriteOptions()
         options.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        if sortsKeys { options.outputFormatting.insert(.sortedKeys) }
         return try JSONPropertyListWriter(options: options).write(value) + Data("\n".utf8)
     }
 
@@ -24,10 +26,10 @@ enum ReportJSON {
         try OutputFile(path: nil).write(data)
     }
 
-    /// `data(_:)`, with a failure worded for `file`'s report.
-    static func data(_ value: PropertyListValue, file: String) throws(CommandFailure) -> Data {
+    /// `data(_:sortsKeys:)`, with a failure worded for `file`'s report (or none in particular).
+    static func data(_ value: PropertyListValue, file: String?, sortsKeys: Bool = false) throws(CommandFailure) -> Data {
         do {
-            return try data(value)
+            return try data(value, sortsKeys: sortsKeys)
         } catch {
             throw CommandFailure(file: file, message: "cannot write the report as JSON: \(error.description)")
         }
