@@ -5,7 +5,7 @@ import PropertyList
 
 /// Times keyed-archive decoding and writing against Foundation's NSKeyedUnarchiver and
 /// NSKeyedArchiver on the same data, in the same run.
-struct ArchiveBenchmark {
+struct ArchiveBenchmark: BenchmarkGroup {
     var settings: BenchmarkSettings
 
     /// `count` records, each an NSDictionary of an id, a name, a score, a date and a tag array:
@@ -53,8 +53,6 @@ struct ArchiveBenchmark {
         }
         return best
     }
-
-    func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
     func run() -> [PropertyListBenchmark.Row] {
         var rows: [PropertyListBenchmark.Row] = []

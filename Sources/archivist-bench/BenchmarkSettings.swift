@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one benchmark run measures.
 struct BenchmarkSettings {
     /// Dictionaries in the generated array; 205,000 gives about 2.7 million values and an XML
@@ -36,4 +38,28 @@ struct BenchmarkSettings {
     var rowShapes: Set<String> = ["store", "postgres"]
     /// When set, only write the generated inputs there (input.bplist, input.xml) and stop.
     var inputsDirectory: String?
+}
+
+/// A group of the benchmark, run with the settings it was given.
+protocol BenchmarkGroup {
+    var settings: BenchmarkSettings { get }
+}
+
+extension BenchmarkGroup {
+    /// A line of progress on standard error (standard output is the report).
+    func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+
+    /// The folder the group's inputs are written to: `--write-inputs DIR` when given, else a new
+    /// one in TMPDIR named after the group, for this run only (`removeInputsDirectory`).
+    func makeInputsDirectory(_ group: String) -> String {
+        let directory = settings.inputsDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("archivist-\(group)-bench-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Removes the folder `makeInputsDirectory` made, unless it is `--write-inputs`'s.
+    func removeInputsDirectory(_ directory: String) {
+        if settings.inputsDirectory == nil { try? FileManager.default.removeItem(atPath: directory) }
+    }
 }

@@ -7,10 +7,8 @@ import PropertyList
 ///
 /// `get` reads only the objects on the path, so it should beat the full parse by far; an edit
 /// must read and write everything, so it should cost no more than the full read and write.
-struct KeyPathBenchmark {
+struct KeyPathBenchmark: BenchmarkGroup {
     var settings: BenchmarkSettings
-
-    func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
     /// One child process: its wall time, exit status and standard output.
     struct Run {

@@ -4,10 +4,8 @@ import PropertyList
 /// Times the `archivist` CLI as users run it, a whole process from start to exit, next to
 /// Foundation (as its own process, on the same bytes), libplist's `plistutil` and libxml2's
 /// `xmllint --stream`, in the same run (`archivist-bench --only process`).
-struct ProcessBenchmark {
+struct ProcessBenchmark: BenchmarkGroup {
     var settings: BenchmarkSettings
-
-    func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
     /// A row of a table: a command, its best run, and what it is compared with.
     struct Row {
@@ -24,10 +22,8 @@ struct ProcessBenchmark {
         }
         let bench = Bundle.main.executablePath ?? CommandLine.arguments[0]
         // The inputs stay in --write-inputs DIR when given; otherwise in a folder removed at the end.
-        let directory = settings.inputsDirectory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("archivist-process-bench-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { if settings.inputsDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        let directory = makeInputsDirectory("process")
+        defer { removeInputsDirectory(directory) }
         let n = settings.repetitions
 
         // The archive.

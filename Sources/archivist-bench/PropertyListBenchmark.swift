@@ -2,7 +2,7 @@ import Foundation
 import PropertyList
 
 /// Times each operation for us and for Foundation on the same bytes, and prints the ratios.
-struct PropertyListBenchmark {
+struct PropertyListBenchmark: BenchmarkGroup {
     var settings: BenchmarkSettings
 
     struct Row {
@@ -21,10 +21,6 @@ struct PropertyListBenchmark {
             best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
         return best
-    }
-
-    func log(_ s: String) {
-        FileHandle.standardError.write(Data((s + "\n").utf8))
     }
 
     func run() {

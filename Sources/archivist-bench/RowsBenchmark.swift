@@ -24,10 +24,8 @@ import StoreFixtures
 /// rows hold), the table copied afresh, then `VACUUM ANALYZE` and `CHECKPOINT`. PostgreSQL
 /// migrations run with `--workers 2`. Inputs stay in `--write-inputs DIR` when given, and are
 /// reused from there by the next run. `--shapes store` or `--shapes postgres` runs one kind only.
-struct RowsBenchmark {
+struct RowsBenchmark: BenchmarkGroup {
     var settings: BenchmarkSettings
-
-    func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
     /// One column to scan and migrate, with the commands run on it.
     final class Shape {

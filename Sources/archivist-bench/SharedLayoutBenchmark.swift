@@ -6,10 +6,8 @@ import Foundation
 /// and, given `--baseline-cli`, another (`archivist-bench --only shared`). Each layout's time
 /// is compared with the Apple layout's on the same build (goal: at most 1.25×, peak at most 3×
 /// the input), and every output with the Apple layout's (byte for byte, the path aside).
-struct SharedLayoutBenchmark {
+struct SharedLayoutBenchmark: BenchmarkGroup {
     var settings: BenchmarkSettings
-
-    func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
     func run() {
         let process = ProcessBenchmark(settings: settings)
@@ -17,10 +15,8 @@ struct SharedLayoutBenchmark {
             log("shared benchmark: no archivist executable beside archivist-bench; give --cli PATH")
             return
         }
-        let directory = settings.inputsDirectory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("archivist-shared-bench-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { if settings.inputsDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        let directory = makeInputsDirectory("shared")
+        defer { removeInputsDirectory(directory) }
 
         log("shared: generating \(settings.archiveRecords) records…")
         let (apple, objectCount) = RecordArchiveInput.make(records: settings.archiveRecords)

@@ -10,10 +10,8 @@ import Foundation
 /// Each migration runs in a fresh child process (`--measure-store-migration`), so its time and
 /// peak resident memory (VmHWM) are its own and not the generator's. A second, ten-times smaller
 /// store shows that the peak does not grow with the number of rows.
-struct StoreBenchmark {
+struct StoreBenchmark: BenchmarkGroup {
     var settings: BenchmarkSettings
-
-    func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
     /// What a child process reports about one migration.
     struct Measurement {

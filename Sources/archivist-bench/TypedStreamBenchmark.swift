@@ -7,7 +7,7 @@ import TypedStreamFixtures
 /// against pytypedstream (PyPI) decoding the same stream, in the same rounds, with peak memory;
 /// and `scan` of a store of typedstream NSColor rows against the same store with keyed NSColor
 /// rows.
-struct TypedStreamBenchmark {
+struct TypedStreamBenchmark: BenchmarkGroup {
     var settings: BenchmarkSettings
     let process: ProcessBenchmark
 
@@ -15,8 +15,6 @@ struct TypedStreamBenchmark {
         self.settings = settings
         process = ProcessBenchmark(settings: settings)
     }
-
-    func log(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
 
     typealias F = FoundationTypedStreamObjects
 
@@ -48,10 +46,8 @@ struct TypedStreamBenchmark {
             log("typedstream benchmark: no archivist executable beside archivist-bench; build it, or give --cli PATH")
             return
         }
-        let directory = settings.inputsDirectory
-            ?? FileManager.default.temporaryDirectory.appendingPathComponent("archivist-typedstream-bench-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { if settings.inputsDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
+        let directory = makeInputsDirectory("typedstream")
+        defer { removeInputsDirectory(directory) }
         let records = settings.typedStreamRecords
         log("typedstream: generating \(records) records (\(records * 10) objects)…")
         let data = Self.stream(records: records)

@@ -60,45 +60,38 @@ if arguments.count == 5, arguments[1] == "--foundation-plist" {
     FoundationPeer.propertyList(path: arguments[2], format: arguments[3], output: arguments[4])
 }
 
+/// The flags that take a count, and the setting each sets (a value that is no number keeps it).
+let countFlags: [String: WritableKeyPath<BenchmarkSettings, Int>] = [
+    "--dicts": \.dictionaryCount, "--value-records": \.realWorldRecords, "--archive-records": \.archiveRecords,
+    "--store-rows": \.storeRows, "--typedstream-records": \.typedStreamRecords,
+]
+/// The flags that take a path or URL, and the setting each sets.
+let pathFlags: [String: WritableKeyPath<BenchmarkSettings, String?>] = [
+    "--write-inputs": \.inputsDirectory, "--cli": \.cliPath, "--baseline-cli": \.baselineCLIPath, "--postgres": \.postgresURL,
+]
+
 var settings = BenchmarkSettings()
 var i = 1
 while i < arguments.count {
+    if i + 1 < arguments.count, let setting = countFlags[arguments[i]] {
+        settings[keyPath: setting] = Int(arguments[i + 1]) ?? settings[keyPath: setting]
+        i += 2
+        continue
+    }
+    if i + 1 < arguments.count, let setting = pathFlags[arguments[i]] {
+        settings[keyPath: setting] = arguments[i + 1]
+        i += 2
+        continue
+    }
     switch arguments[i] {
-    case "--dicts" where i + 1 < arguments.count:
-        settings.dictionaryCount = Int(arguments[i + 1]) ?? settings.dictionaryCount
-        i += 1
-    case "--value-records" where i + 1 < arguments.count:
-        settings.realWorldRecords = Int(arguments[i + 1]) ?? settings.realWorldRecords
-        i += 1
     case "--repeat" where i + 1 < arguments.count:
         settings.repetitions = max(1, Int(arguments[i + 1]) ?? 1)
-        i += 1
-    case "--write-inputs" where i + 1 < arguments.count:
-        settings.inputsDirectory = arguments[i + 1]
         i += 1
     case "--only" where i + 1 < arguments.count:
         settings.groups = [arguments[i + 1]]
         i += 1
-    case "--archive-records" where i + 1 < arguments.count:
-        settings.archiveRecords = Int(arguments[i + 1]) ?? settings.archiveRecords
-        i += 1
-    case "--store-rows" where i + 1 < arguments.count:
-        settings.storeRows = Int(arguments[i + 1]) ?? settings.storeRows
-        i += 1
-    case "--typedstream-records" where i + 1 < arguments.count:
-        settings.typedStreamRecords = Int(arguments[i + 1]) ?? settings.typedStreamRecords
-        i += 1
-    case "--cli" where i + 1 < arguments.count:
-        settings.cliPath = arguments[i + 1]
-        i += 1
-    case "--baseline-cli" where i + 1 < arguments.count:
-        settings.baselineCLIPath = arguments[i + 1]
-        i += 1
     case "--shapes" where i + 1 < arguments.count:
         settings.rowShapes = Set(arguments[i + 1].split(separator: ",").map(String.init))
-        i += 1
-    case "--postgres" where i + 1 < arguments.count:
-        settings.postgresURL = arguments[i + 1]
         i += 1
     case "--markdown":
         settings.markdown = true
