@@ -31,7 +31,7 @@ struct CommandFailure: Error {
     }
 }
 
-extension ParsableCommand {
+extension ParsableArguments {
     /// Runs `body`, turning a `CommandFailure` into its line on stderr and exit status 1.
     func reportingFailures(_ body: () throws(CommandFailure) -> Void) throws {
         do {

@@ -42,13 +42,6 @@ extension Archivist {
             case json, plist, xml
         }
 
-        /// `SwiftCodeGenerator.NumberTypes`, as an argument.
-        enum NumberTypes: String, ExpressibleByArgument, CaseIterable {
-            case natural, smallest
-
-            var library: SwiftCodeGenerator.NumberTypes { self == .natural ? .natural : .smallest }
-        }
-
         @Argument(help: ArgumentHelp("A Core Data store with --attribute; otherwise archives or payloads, one value each (- for standard input).", valueName: "STORE | FILE"))
         var inputs: [String]
 
@@ -71,7 +64,7 @@ extension Archivist {
         var dataStrategy: JSONOutputOptions.DataStrategy = .base64
 
         @Option(help: "natural: Int and Double; smallest: the narrowest type holding every value seen (Int8…Int64, UInt64, Float, Double).")
-        var numberTypes: NumberTypes = .natural
+        var numberTypes: SwiftCodeGenerator.NumberTypes = .natural
 
         @Flag(help: "Leave out the transformer subclass.")
         var noTransformer = false
@@ -107,7 +100,7 @@ extension Archivist {
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
-                var generation = PayloadCodegen(typeName: typeName, numberTypes: numberTypes.library, encoding: encoding, writesTransformer: !noTransformer)
+                var generation = PayloadCodegen(typeName: typeName, numberTypes: numberTypes, encoding: encoding, writesTransformer: !noTransformer)
                 let code: String
                 if let attribute {
                     let store = inputs[0]
@@ -124,7 +117,7 @@ extension Archivist {
                     if let failure = collected.failure {
                         throw CommandFailure(file: store, message: "\(failure.error.message) at \(failure.place)")
                     }
-                    reportLeftOut(collected, file: store)
+                    for sentence in collected.leftOutSentences { StandardError.write("archivist: \(store): \(sentence)\n") }
                     guard collected.inferrer.valueCount > 0 else {
                         throw CommandFailure(file: store, message: "\(location.attributeName ?? attribute) holds no value to infer a type from (\(collected.summary))")
                     }
@@ -177,13 +170,7 @@ extension Archivist {
             }
             return "not a keyed archive, JSON or property list: \(Diagnosis.describe(kind, size: data.count))"
         }
-
-        /// One line on standard error per reason values were left out.
-        func reportLeftOut(_ collected: PayloadCollection, file: String) {
-            for (_, entry) in collected.leftOut.sorted(by: { $0.value.count != $1.value.count ? $0.value.count > $1.value.count : $0.key < $1.key }) {
-                let line = "archivist: \(file): \(entry.count) value\(entry.count == 1 ? " is" : "s are") left out, such as \(entry.first): \(entry.reason)\n"
-                StandardError.write(line)
-            }
-        }
     }
 }
+
+extension SwiftCodeGenerator.NumberTypes: ExpressibleByArgument {}

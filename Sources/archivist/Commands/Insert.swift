@@ -23,9 +23,7 @@ extension Archivist {
         var append = false
 
         func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                try edit.run(mode: append ? .append : .insert)
-            }
+            try edit.run(mode: append ? .append : .insert)
         }
     }
 }

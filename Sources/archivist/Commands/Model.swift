@@ -49,7 +49,7 @@ extension Archivist {
             var failed = false
             try reportingFailures { () throws(CommandFailure) in
                 let given = try transformers.lists()
-                let isStore = Self.isSQLite(path)
+                let isStore = Diagnosis.sniff(path: path)?.kind == .sqlite
                 guard !(isStore && store != nil) else {
                     throw CommandFailure(file: path, message: "is a store already; --store pairs a model file with its store")
                 }
@@ -80,11 +80,6 @@ extension Archivist {
                 }
                 return CommandFailure(file: error.source ?? path, message: error.description)
             }
-        }
-
-        /// Whether the file starts with SQLite's header.
-        static func isSQLite(_ path: String) -> Bool {
-            Diagnosis.sniff(path: path)?.kind == .sqlite
         }
     }
 }

@@ -13,24 +13,12 @@ extension Archivist {
                 """
         )
 
-        @Argument(help: "The property list to edit, or - for standard input (written to standard output).")
-        var file: String
-
-        @Argument(help: "The keypath of the value.")
-        var keyPath: String
-
-        @OptionGroup(title: "Output")
-        var output: EditOutputOptions
-
-        @OptionGroup(title: "Reading limits")
-        var reading: ReadingOptions
+        @OptionGroup
+        var edit: PropertyListEdit
 
         func run() throws {
             try reportingFailures { () throws(CommandFailure) in
-                let path = PropertyListKeyPath(keyPath)
-                try PropertyListEdit(file: file, output: output, reading: reading).run { document throws(PropertyListEditError) in
-                    try document.remove(at: path)
-                }
+                try edit.run { document, path throws(PropertyListEditError) in try document.remove(at: path) }
             }
         }
     }

@@ -20,9 +20,7 @@ extension Archivist {
         var edit: ValueEditArguments
 
         func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                try edit.run(mode: .replace)
-            }
+            try edit.run(mode: .replace)
         }
     }
 }

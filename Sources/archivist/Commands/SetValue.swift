@@ -22,9 +22,7 @@ extension Archivist {
         var append = false
 
         func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                try edit.run(mode: append ? .append : .set)
-            }
+            try edit.run(mode: append ? .append : .set)
         }
     }
 }

@@ -1,26 +1,36 @@
 import ArchiveReports
+import ArgumentParser
 import Foundation
 import PropertyList
 
-/// One edit of a property-list file, shared by `set`, `insert`, `replace` and `remove`: read the
-/// document, change it in memory, write it whole in its own format, replacing the file only
-/// once the new bytes are on disk.
-struct PropertyListEdit {
+/// One edit of a property-list file, and the arguments every edit takes, shared by `set`,
+/// `insert`, `replace` and `remove`: read the document, change it in memory, write it whole in
+/// its own format, replacing the file only once the new bytes are on disk.
+struct PropertyListEdit: ParsableArguments {
+    @Argument(help: "The property list to edit, or - for standard input (written to standard output).")
     var file: String
+
+    @Argument(help: "The keypath of the value.")
+    var keyPath: String
+
+    @OptionGroup(title: "Output")
     var output: EditOutputOptions
+
+    @OptionGroup(title: "Reading limits")
     var reading: ReadingOptions
 
-    /// Reads FILE, applies `change`, and writes the result. `added` is the value put into the
-    /// document, checked against what the output format can hold.
+    /// Reads FILE, applies `change` at KEYPATH, and writes the result. `added` is the value put
+    /// into the document, checked against what the output format can hold.
     ///
     /// Nothing is written unless every step succeeds, so a failed edit leaves the file as it was.
-    func run(adding added: PropertyListValue? = nil, _ change: (inout PropertyListValue) throws(PropertyListEditError) -> Void) throws(CommandFailure) {
+    func run(adding added: PropertyListValue? = nil,
+             _ change: (inout PropertyListValue, PropertyListKeyPath) throws(PropertyListEditError) -> Void) throws(CommandFailure) {
         let input = InputFile(path: file)
         // A binary file's bytes are kept to lay the edited file out as the original
         // (`PropertyListDocument`); the other formats' are let go once read.
         var document = try read(input)
         do {
-            try change(&document.value)
+            try change(&document.value, PropertyListKeyPath(keyPath))
         } catch {
             throw CommandFailure(file: input.displayName, message: error.message)
         }
