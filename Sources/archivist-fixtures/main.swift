@@ -44,16 +44,24 @@ func writing(_ target: String, _ write: () throws -> String) -> Never {
     }
 }
 
-if let postgresFlag = CommandLine.arguments.firstIndex(of: "--postgres") {
-    let arguments = CommandLine.arguments
-    func value(_ flag: String) -> String? {
-        arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
-    }
-    guard postgresFlag + 1 < arguments.count, let table = value("--table"), value("--rows").map({ Int($0) != nil }) ?? true else {
+let arguments = CommandLine.arguments
+
+/// The word after `flag`, when the flag is given with one.
+func value(after flag: String) -> String? {
+    arguments.firstIndex(of: flag).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+}
+
+/// The whole number after `flag`: `fallback` when the flag is absent, nil (a usage error) when
+/// it is given without one.
+func count(after flag: String, default fallback: Int) -> Int? {
+    arguments.contains(flag) ? value(after: flag).flatMap { Int($0) } : fallback
+}
+
+if arguments.contains("--postgres") {
+    guard let url = value(after: "--postgres").map { PostgresURL($0) }, let table = value(after: "--table"),
+          let rows = count(after: "--rows", default: 100_000) else {
         usage("--postgres URL --table NAME [--rows N] [--colors-only]")
     }
-    let url = PostgresURL(arguments[postgresFlag + 1])
-    let rows = value("--rows").flatMap { Int($0) } ?? 100_000
     let fixture = MixedBlobTable(rowCount: rows, colorsOnly: arguments.contains("--colors-only"), distinctColors: arguments.contains("--distinct"))
     writing("\(url)") {
         let connection = try PostgresConnection(url: url)
@@ -62,14 +70,10 @@ if let postgresFlag = CommandLine.arguments.firstIndex(of: "--postgres") {
     }
 }
 
-if let storeFlag = CommandLine.arguments.firstIndex(of: "--store") {
-    let arguments = CommandLine.arguments
-    let rowsFlag = arguments.firstIndex(of: "--rows")
-    guard storeFlag + 1 < arguments.count, rowsFlag.map({ $0 + 1 < arguments.count && Int(arguments[$0 + 1]) != nil }) ?? true else {
+if arguments.contains("--store") {
+    guard let path = value(after: "--store"), let rows = count(after: "--rows", default: 1_000) else {
         usage("--store PATH [--rows N] [--distinct]")
     }
-    let path = arguments[storeFlag + 1]
-    let rows = rowsFlag.flatMap { Int(arguments[$0 + 1]) } ?? 1_000
     writing(path) {
         var fixture = BowTieStoreFixture(rowCount: rows)
         if arguments.contains("--distinct") {
@@ -81,31 +85,25 @@ if let storeFlag = CommandLine.arguments.firstIndex(of: "--store") {
     }
 }
 
-if let paletteFlag = CommandLine.arguments.firstIndex(of: "--palette-store") {
-    let arguments = CommandLine.arguments
-    let groupsFlag = arguments.firstIndex(of: "--groups")
-    guard paletteFlag + 1 < arguments.count, groupsFlag.map({ $0 + 1 < arguments.count && Int(arguments[$0 + 1]) != nil }) ?? true else {
+if arguments.contains("--palette-store") {
+    guard let path = value(after: "--palette-store"), let groups = count(after: "--groups", default: 40) else {
         usage("--palette-store PATH [--groups N]")
     }
-    let path = arguments[paletteFlag + 1]
-    let groups = groupsFlag.flatMap { Int(arguments[$0 + 1]) } ?? 40
     writing(path) {
         try PaletteStoreFixture(groupCount: groups).write(to: path)
         return "wrote \(path): Palette store with \(groups) groups and its model cache"
     }
 }
 
-if let modelsFlag = CommandLine.arguments.firstIndex(of: "--models") {
-    let arguments = CommandLine.arguments
-    let directory = modelsFlag + 1 < arguments.count ? arguments[modelsFlag + 1] : "Fixtures/models"
-    let bundle = URL(fileURLWithPath: directory).appendingPathComponent("Palette.momd")
+if arguments.contains("--models") {
+    let bundle = URL(fileURLWithPath: value(after: "--models") ?? "Fixtures/models").appendingPathComponent("Palette.momd")
     writing(bundle.path) {
         try CompiledModelFixture.write(to: bundle)
         return "wrote \(bundle.path): \(PaletteModel.versionNames.joined(separator: ", "))"
     }
 }
 
-let directory = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : "Fixtures/archives"
+let directory = arguments.count > 1 ? arguments[1] : "Fixtures/archives"
 do {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     for fixture in try ArchiveFixtures.all() {
