@@ -7,7 +7,7 @@ import PropertyList
 extension Archivist {
     /// `archivist rewrite FILE --rename-class OLD=NEW`: a keyed archive with classes renamed,
     /// everything else kept.
-    struct Rewrite: ParsableCommand {
+    struct Rewrite: FileCommand {
         static let configuration = CommandConfiguration(
             abstract: "Rename classes in a keyed archive, convert it between binary and XML, or turn an NSArchiver typedstream into a keyed archive.",
             discussion: """
@@ -41,36 +41,32 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
-        func run() throws {
-            try reportingFailures { () throws(CommandFailure) in
-                let input = InputFile(path: file)
-                let renames = try renaming.parsed(file: input.displayName)
-                let data = try input.read(limit: reading.maximumInputSize)
-                let renamer = KeyedArchiveClassRenamer(renames: renames, readOptions: reading.readOptions)
-                let result: KeyedArchiveClassRenamer.Result
-                do throws(KeyedArchiveError) {
-                    // `keyed`, or none: a keyed archive in the input's format, binary for a typedstream.
-                    let format: PropertyListFormat? = switch to?.format {
-                    case .binary?: .binary
-                    case .xml?: .xml
-                    default: nil
-                    }
-                    result = try renamer.rewrite(data, to: format)
-                } catch {
-                    if data.isEmpty { throw CommandFailure(file: input.displayName, message: "empty input: the file has no bytes") }
-                    if let kind = Diagnosis.foreignContent(data) {
-                        throw CommandFailure(file: input.displayName, message: "not a keyed archive: \(Diagnosis.describe(kind, size: data.count))")
-                    }
-                    throw CommandFailure(file: input.displayName, message: error.description)
+        func write(_ data: Data, from input: InputFile, to destination: OutputFile) throws(CommandFailure) {
+            let renames = try renaming.parsed(file: input.displayName)
+            let renamer = KeyedArchiveClassRenamer(renames: renames, readOptions: reading.readOptions)
+            let result: KeyedArchiveClassRenamer.Result
+            do throws(KeyedArchiveError) {
+                // `keyed`, or none: a keyed archive in the input's format, binary for a typedstream.
+                let format: PropertyListFormat? = switch to?.format {
+                case .binary?: .binary
+                case .xml?: .xml
+                default: nil
                 }
-                if let first = renames.indices.first(where: { !result.report.matched.contains($0) }) {
-                    let names = result.report.classNames.joined(separator: ", ")
-                    throw CommandFailure(file: input.displayName, message: "--rename-class \(renames[first]): no class of the archive is \(renames[first].old) (its classes: \(names.isEmpty ? "none" : names))")
+                result = try renamer.rewrite(data, to: format)
+            } catch {
+                if data.isEmpty { throw CommandFailure(file: input.displayName, message: "empty input: the file has no bytes") }
+                if let kind = Diagnosis.foreignContent(data) {
+                    throw CommandFailure(file: input.displayName, message: "not a keyed archive: \(Diagnosis.describe(kind, size: data.count))")
                 }
-                let destination = OutputFile(path: output)
-                if result.data.starts(with: Array("bplist".utf8)) { try destination.refuseBinaryOnTerminal("a binary keyed archive") }
-                try destination.write(result.data)
+                throw CommandFailure(file: input.displayName, message: error.description)
             }
+            if let first = renames.indices.first(where: { !result.report.matched.contains($0) }) {
+                let names = result.report.classNames.joined(separator: ", ")
+                throw CommandFailure(file: input.displayName, message: "--rename-class \(renames[first]): no class of the archive is \(renames[first].old) (its classes: \(names.isEmpty ? "none" : names))")
+            }
+            // The format is the input's unless --to says: known only once written.
+            if result.data.starts(with: Array("bplist".utf8)) { try destination.refuseBinaryOnTerminal("a binary keyed archive") }
+            try destination.write(result.data)
         }
     }
 }
