@@ -14,7 +14,7 @@ struct Archivist: ParsableCommand {
             """,
         version: ArchivistVersion.text,
         subcommands: [Print.self, Lint.self, Convert.self, Inspect.self, Check.self, Unarchive.self, Archive.self, Rewrite.self, Scan.self, Migrate.self, Model.self,
-                      Codegen.self, Get.self, TypeOf.self, SetValue.self, Insert.self, Replace.self, Remove.self, Diff.self, Plutil.self,
+                      Codegen.self, Get.self, TypeOf.self, AppendingValueEdit<SetValue>.self, AppendingValueEdit<Insert>.self, Replace.self, Remove.self, Diff.self, Plutil.self,
                       PlistBuddyCommandLine.self, Sweep.self]
     )
 

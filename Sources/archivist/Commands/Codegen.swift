@@ -154,9 +154,9 @@ extension Archivist {
             do {
                 return try source()
             } catch {
-                guard error.code == .typeNameTaken else { throw CommandFailure(file: InputFile(path: inputs[0]).displayName, message: error.message) }
-                // The app keeps the archived class for the transformer: the type needs another name.
-                throw CommandFailure(file: InputFile(path: inputs[0]).displayName, message: "--type-name \(typeName ?? "") is the name of an archived class the transformer still allows; choose another name, or leave the transformer out with --no-transformer")
+                // A name taken: the app keeps the archived class for the transformer, so the type needs another name.
+                throw CommandFailure(file: InputFile(path: inputs[0]).displayName, message: error.code != .typeNameTaken ? error.message
+                    : "--type-name \(typeName ?? "") is the name of an archived class the transformer still allows; choose another name, or leave the transformer out with --no-transformer")
             }
         }
 

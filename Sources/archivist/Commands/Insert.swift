@@ -3,7 +3,7 @@ import PropertyList
 
 extension Archivist {
     /// `archivist insert FILE KEYPATH --TYPE VALUE`: adds a value, like `plutil -insert`.
-    struct Insert: ParsableCommand {
+    enum Insert: AppendingEditVerb {
         static let configuration = CommandConfiguration(
             commandName: "insert",
             abstract: "Add a value at a keypath (like plutil -insert).",
@@ -16,14 +16,6 @@ extension Archivist {
                 """
         )
 
-        @OptionGroup
-        var edit: ValueEditArguments
-
-        @Flag(help: "KEYPATH names an array: add the value at its end.")
-        var append = false
-
-        func run() throws {
-            try edit.run(mode: append ? .append : .insert)
-        }
+        static let mode = PropertyListEditMode.insert
     }
 }

@@ -53,8 +53,6 @@ extension Archivist {
         @OptionGroup(title: "Reading limits")
         var reading: ReadingOptions
 
-        var displayName: String { store == "-" ? "<stdin>" : store }
-
         @OptionGroup(title: "PostgreSQL")
         var postgres: PostgresTableOptions
 
@@ -75,8 +73,8 @@ extension Archivist {
                 let path = input?.path ?? store
                 var report = try ProgressBar.showing { (bar) throws(StoreError) in
                     try scanner.scan(path: path, progress: bar.updates())
-                } failure: { CommandFailure(file: displayName, message: Diagnosis.storeFailure($0.description, path: path)) }
-                if input != nil { report.path = displayName }
+                } failure: { CommandFailure(file: InputFile(path: store).displayName, message: Diagnosis.storeFailure($0.description, path: path)) }
+                if input != nil { report.path = InputFile(path: store).displayName }
                 try ReportJSON.write(format, file: store, wording: "cannot write the report as JSON", text: { report.text(usesColors: Terminal.colorsEnabled()) },
                                      json: { () throws(PropertyListError) in try ReportJSON.data(report.jsonValue) })
             }

@@ -3,7 +3,7 @@ import PropertyList
 
 extension Archivist {
     /// `archivist set FILE KEYPATH --TYPE VALUE`: sets a value, adding or overwriting it.
-    struct SetValue: ParsableCommand {
+    enum SetValue: AppendingEditVerb {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Set the value at a keypath, adding or overwriting it.",
@@ -15,14 +15,6 @@ extension Archivist {
                 """
         )
 
-        @OptionGroup
-        var edit: ValueEditArguments
-
-        @Flag(help: "KEYPATH names an array: add the value at its end.")
-        var append = false
-
-        func run() throws {
-            try edit.run(mode: append ? .append : .set)
-        }
+        static let mode = PropertyListEditMode.set
     }
 }

@@ -34,15 +34,11 @@ final class ProgressBar {
     /// Draws `progress`, with the count of failed rows when there are any, and `note` (why
     /// the work is paused) when there is one.
     func update(_ progress: some RowProgress, failed: Int = 0, note: String? = nil) {
-        draw(processed: progress.processed, total: progress.total, rowsPerSecond: progress.rowsPerSecond,
-             secondsLeft: progress.estimatedSecondsLeft, failed: failed, note: note)
-    }
-
-    func draw(processed: Int, total: Int, rowsPerSecond: Double, secondsLeft: Double?, failed: Int, note: String? = nil) {
+        let (processed, total) = (progress.processed, progress.total)
         let fraction = total > 0 ? min(1, Double(processed) / Double(total)) : 1
         var detail = String(format: "%@/%@ rows  %@ rows/s", CountText.number(processed), CountText.number(total),
-                            CountText.number(Int(rowsPerSecond)))
-        if let left = secondsLeft { detail += String(format: "  ETA %.0f s", left.rounded(.up)) }
+                            CountText.number(Int(progress.rowsPerSecond)))
+        if let left = progress.estimatedSecondsLeft { detail += String(format: "  ETA %.0f s", left.rounded(.up)) }
         if failed > 0 { detail += "  \(CountText.number(failed)) failed" }
         if let note { detail += "  \(note)" }
         let noteChanged = note != lastNote
