@@ -175,10 +175,12 @@ import Testing
             #expect(r.err.hasPrefix("archivist: \(path): "), "\(r.err)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(arguments)")
         }
+        // An edit's temporary file is `.NAME.archivist-XXXXXX` beside NAME. The folder is shared
+        // with tests running at the same time (their own temporaries and migrate backups), so
+        // only temporaries of these two files count as leftovers.
+        let edited = [xml, json].map { "." + URL(fileURLWithPath: $0).lastPathComponent + ".archivist-" }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: xml).deletingLastPathComponent().path)
-            // An edit's temporary file is `.NAME.archivist-XXXXXX`; other tests' migrate backups
-            // (`NAME.archivist-backup-…`) share the folder and are no leftovers of these edits.
-            .filter { $0.hasPrefix(".") && $0.contains(".archivist-") }
+            .filter { name in edited.contains { name.hasPrefix($0) } }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
