@@ -11,8 +11,9 @@ import PropertyList
 /// value by CF's rules, and hands libxml2 the document's elements alone, which libxml2 parses
 /// (nesting and end tags) with its SAX events building the tree. No DTD, entity declaration or
 /// network access ever reaches libxml2: a DOCTYPE with an internal subset is refused, as CF
-/// refuses it, and only the five predefined entities and character references are read.
-public struct XMLPropertyListReader: Sendable {
+/// refuses it, and only the five predefined entities and character references are read. The
+/// root value may be wrapped in `<plist>` or stand alone, as CF allows.
+public struct XMLPropertyListReader: PropertyListTextReader {
     public var options: PropertyListReadOptions
 
     public init(options: PropertyListReadOptions = .default) {
@@ -21,15 +22,6 @@ public struct XMLPropertyListReader: Sendable {
 
     /// libxml2 wants one initialization before any thread parses.
     private static let libxml2Ready: Void = xmlInitParser()
-
-    /// Reads one XML property list.
-    ///
-    /// - Returns: the root value, which may be wrapped in `<plist>` or stand alone, as CF allows.
-    /// - Throws: `PropertyListError` with the line and column and the key path of the value.
-    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        var ignored: [PropertyListWarning] = []
-        return try read(data, warnings: &ignored)
-    }
 
     /// Reads one XML property list, adding a warning for each key repeated in a `<dict>`
     /// (resolved as `options.duplicateKeys` says) to `warnings`.
