@@ -59,9 +59,13 @@ let package = Package(
         // Darwin (read and write loops, durable writes, temporary files, memory maps, threads,
         // malloc tuning), in no product. See docs/architecture.md.
         .target(name: "SystemInterface"),
+        // What every format module shares, below them all: the error codes callers match
+        // (`ErrorCode`, `CodedError`). Re-exported by PropertyList, TypedStream, NIBArchive and
+        // Bookmark, whose public errors use it; in no product of its own.
+        .target(name: "FormatSupport"),
         .target(
             name: "PropertyList",
-            dependencies: ["SystemInterface"]
+            dependencies: ["SystemInterface", "FormatSupport"]
         ),
         // Registers PropertyListXML's reader with PropertyList as the image that links it loads
         // (a C constructor), so that linking the module is all a program does to read XML.
@@ -72,11 +76,11 @@ let package = Package(
             name: "PropertyListXML",
             dependencies: ["PropertyList", "CLibXML2", "CXMLReaderRegistration"]
         ),
-        .target(name: "TypedStream"),
+        .target(name: "TypedStream", dependencies: ["FormatSupport"]),
         // Compiled nibs (the NIBArchive format ibtool writes) and URL bookmark data (with classic
         // alias records): raw readers that depend on nothing; KeyedArchive maps them.
-        .target(name: "NIBArchive"),
-        .target(name: "Bookmark"),
+        .target(name: "NIBArchive", dependencies: ["FormatSupport"]),
+        .target(name: "Bookmark", dependencies: ["FormatSupport"]),
         // Small writers of NIBArchives, bookmarks and alias records, for tests and hostile
         // inputs; in no product (Archivist writes neither format).
         .target(name: "BlobFixtures", dependencies: ["NIBArchive", "Bookmark"]),

@@ -83,15 +83,10 @@ public struct AliasRecord: Sendable, Hashable {
     }
 
     init(data: Data, depth: Int) throws(BookmarkError) {
-        let result: Result<AliasRecord, BookmarkError> = data.withUnsafeBytes { raw in
-            do throws(BookmarkError) {
-                var reader = AliasRecordReader(bytes: raw, depth: depth)
-                return .success(try reader.read())
-            } catch {
-                return .failure(error)
-            }
+        self = try data.withUnsafeBytesTyped { raw throws(BookmarkError) in
+            var reader = AliasRecordReader(bytes: raw, depth: depth)
+            return try reader.read()
         }
-        self = try result.get()
     }
 
     /// Whether `data` is exactly one alias record: its length field equal to the bytes' count,

@@ -31,15 +31,10 @@ public struct Bookmark: Sendable, Hashable {
     ///   the bytes end before the length the header gives or a record runs past it, `.malformed`
     ///   with the byte offset of anything else, `.limitExceeded` when `options` stops it.
     public init(data: Data, options: BookmarkReadOptions = .default) throws(BookmarkError) {
-        let result: Result<Bookmark, BookmarkError> = data.withUnsafeBytes { raw in
-            do throws(BookmarkError) {
-                var reader = try BookmarkReader(bytes: raw, options: options)
-                return .success(try reader.readBookmark())
-            } catch {
-                return .failure(error)
-            }
+        self = try data.withUnsafeBytesTyped { raw throws(BookmarkError) in
+            var reader = try BookmarkReader(bytes: raw, options: options)
+            return try reader.readBookmark()
         }
-        self = try result.get()
     }
 
     /// Whether `data` starts like bookmark data: the magic `book` (or `alis`, which older

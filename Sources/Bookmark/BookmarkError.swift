@@ -1,16 +1,14 @@
 /// Why bytes are not a readable bookmark (or alias record), and where.
-public struct BookmarkError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
-        /// The bytes do not start with `book` (or `alis`) and a plausible header; for an alias
-        /// record, its length or version are not an alias record's.
-        case notABookmark
-        /// The bytes end before the length the header gives, or a record runs past them.
-        case truncated
-        /// An offset, length, type or table breaks the format's rules.
-        case malformed
-        /// A configured limit (`BookmarkReadOptions`) was reached.
-        case limitExceeded
-    }
+public struct BookmarkError: TruncatableInputError, Sendable, Hashable {
+    /// What kind of failure this is, for callers to match (`error.code == .notABookmark`); see `ErrorCode`.
+    /// Besides its own kinds, the shared kinds: `truncated` (the bytes end before the length the header gives, or a
+    /// record runs past them), `malformed` (an offset, length, type or table breaks the rules),
+    /// `limitExceeded` (a limit of `BookmarkReadOptions`).
+    public typealias Code = ErrorCode<BookmarkError>
+
+    public static let codeNames: Set<String> = [
+        "notABookmark", "truncated", "malformed", "limitExceeded"
+    ]
 
     public var code: Code
     /// What is wrong, in words.
@@ -33,4 +31,10 @@ public struct BookmarkError: Error, Sendable, Hashable, CustomStringConvertible 
         if let entry { text += " (\(entry))" }
         return text
     }
+}
+
+extension ErrorCode where Domain == BookmarkError {
+    /// The bytes do not start with `book` (or `alis`) and a plausible header; for an alias
+    /// record, its length or version are not an alias record's.
+    public static var notABookmark: Self { Self() }
 }

@@ -1,3 +1,5 @@
+import PropertyList
+
 /// Turning payload keys into Swift names.
 ///
 /// A key that is already a Swift identifier starting with a lower-case letter or `_` (and not a
@@ -105,24 +107,12 @@ enum SwiftName {
 
     /// `"…"` with the characters a Swift string literal cannot hold as they are escaped.
     static func stringLiteral(_ text: String) -> String {
-        var out = "\""
-        for s in text.unicodeScalars {
-            switch s {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\0": out += "\\0"
-            default:
-                if s.value < 0x20 || s.value == 0x7F || (0x80...0x9F).contains(s.value) || s.properties.generalCategory == .format
-                    || s.properties.generalCategory == .lineSeparator || s.properties.generalCategory == .paragraphSeparator {
-                    out += "\\u{\(String(s.value, radix: 16))}"
-                } else {
-                    out.unicodeScalars.append(s)
-                }
-            }
+        QuotedString.quoted(text) { s in
+            if s == "\0" { return "\\0" }
+            let category = s.properties.generalCategory
+            guard s.value < 0x20 || s.value == 0x7F || (0x80...0x9F).contains(s.value) || category == .format
+                || category == .lineSeparator || category == .paragraphSeparator else { return nil }
+            return "\\u{\(String(s.value, radix: 16))}"
         }
-        return out + "\""
     }
 }

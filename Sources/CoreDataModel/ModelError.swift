@@ -1,8 +1,10 @@
 import PropertyList
 
 /// Why a model cannot be read, and where.
-public struct ModelError: CodedError, Sendable, Hashable {
+public struct ModelError: InputError, Sendable, Hashable {
     /// What kind of failure this is, for callers to match (`error.code == .cannotRead`); see `ErrorCode`.
+    /// Besides its own kinds, the shared kinds: `malformed` (the compressed cache, the archive or the XML breaks the
+    /// rules of its format), `limitExceeded` (a limit in `ModelReadOptions`).
     public typealias Code = ErrorCode<ModelError>
 
     public static let codeNames: Set<String> = [
@@ -41,12 +43,6 @@ extension ErrorCode where Domain == ModelError {
 
     /// The input is not a model of any kind Archivist reads.
     public static var notAModel: Self { Self() }
-
-    /// The compressed cache, the archive or the XML breaks the rules of its format.
-    public static var malformed: Self { Self() }
-
-    /// A limit in `ModelReadOptions` was reached.
-    public static var limitExceeded: Self { Self() }
 
     /// A `.momd` has no version whose entity hashes match the store's.
     public static var noMatchingVersion: Self { Self() }

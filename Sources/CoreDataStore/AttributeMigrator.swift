@@ -73,10 +73,7 @@ public struct AttributeMigrator: Sendable {
         // The write lock, taken and given back: a store another process holds fails here,
         // after the wait, before any backup.
         try locking(path) { try queue.inDatabase { db in try db.inTransaction(.immediate) { .rollback } } }
-        var result = MigrationResult(path: path, location: location, target: options.target, dryRun: false)
-        result.judgement = judgement
-        result.model = modelChoice
-        result.jsonOptions = options.jsonOptions
+        var result = Self.result(path: path, location: location, options: options, judgement: judgement, model: modelChoice, dryRun: false)
         let statements = Statements(location: location)
         let engine = KeyedBlobMigrator(options: Self.engineOptions(options))
         // The table makes the backup just before the first batch that changes a row, and counts
@@ -101,6 +98,17 @@ public struct AttributeMigrator: Sendable {
         return result
     }
 
+    /// A migration's or a dry run's result before any row is read: the attribute, the verdict
+    /// on its transformer, the model that named it and the JSON spellings.
+    static func result(path: String, location: AttributeLocation, options: MigrationOptions, judgement: TransformerJudgement,
+                       model: ModelChoice, dryRun: Bool) -> MigrationResult {
+        var result = MigrationResult(path: path, location: location, target: options.target, dryRun: dryRun)
+        result.judgement = judgement
+        result.model = model
+        result.jsonOptions = options.jsonOptions
+        return result
+    }
+
     /// The engine's options for a store.
     static func engineOptions(_ options: MigrationOptions) -> KeyedBlobMigrationOptions {
         KeyedBlobMigrationOptions(conversion: options.conversion, dryRun: options.dryRun, batchSize: options.batchSize,
@@ -116,10 +124,7 @@ public struct AttributeMigrator: Sendable {
         let (modelChoice, modelOptions) = (self.options.model, self.options.modelOptions)
         let schema = try store.read { db in try StoreSchema.read(db, path: path, model: modelChoice, modelOptions: modelOptions) }
         let (location, options, judgement) = try prepare(attribute, in: schema, path: path)
-        var result = MigrationResult(path: path, location: location, target: options.target, dryRun: true)
-        result.judgement = judgement
-        result.model = modelChoice
-        result.jsonOptions = options.jsonOptions
+        var result = Self.result(path: path, location: location, options: options, judgement: judgement, model: modelChoice, dryRun: true)
         let statements = Statements(location: location)
         let engine = KeyedBlobMigrator(options: Self.engineOptions(options))
         // One read transaction: a consistent snapshot, and no write is possible.

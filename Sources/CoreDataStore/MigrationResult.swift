@@ -146,7 +146,7 @@ extension MigrationResult {
         converted = tally.converted
         skipped = tally.skipped
         failedByReason = tally.failedByReason
-        failures = tally.failures.map { MigrationFailure(primaryKey: $0.key, reason: $0.reason, message: $0.message) }
+        failures = tally.failures
         changedKeys = tally.changedKeys
         suggestionCounts = tally.suggestionCounts
         suggestedAdditions = tally.suggestedAdditions

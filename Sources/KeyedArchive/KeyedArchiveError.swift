@@ -3,26 +3,15 @@ import TypedStream
 import NIBArchive
 
 /// Why bytes are not a readable keyed archive, and where.
-public struct KeyedArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
-        /// The bytes are not a property list at all; `underlying` says why.
-        case propertyList
-        /// The plist is not an NSKeyedArchiver archive (`$archiver`, `$version`, `$top`, `$objects`).
-        case notAnArchive
-        /// A reference, class description or object breaks the archive's rules.
-        case malformed
-        /// A configured limit was reached.
-        case limitExceeded
-        /// What was asked of the archive cannot be done: a rename to a name that is no class
-        /// name, a format that cannot hold an archive.
-        case invalidRequest
-        /// The bytes are an NSArchiver typedstream that cannot be read; `underlyingTypedStream`
-        /// says why and where.
-        case typedStream
-        /// The bytes are a compiled nib (NIBArchive) that cannot be read; `underlyingNIBArchive`
-        /// says why and where.
-        case nibArchive
-    }
+public struct KeyedArchiveError: InputError, Sendable, Hashable {
+    /// What kind of failure this is, for callers to match (`error.code == .propertyList`); see `ErrorCode`.
+    /// Besides its own kinds, the shared kinds: `malformed` (a reference, class description or object breaks the
+    /// archive's rules), `limitExceeded` (a configured limit).
+    public typealias Code = ErrorCode<KeyedArchiveError>
+
+    public static let codeNames: Set<String> = [
+        "propertyList", "notAnArchive", "malformed", "limitExceeded", "invalidRequest", "typedStream", "nibArchive"
+    ]
 
     public var code: Code
     public var message: String
@@ -64,4 +53,24 @@ public struct KeyedArchiveError: Error, Sendable, Hashable, CustomStringConverti
         if let keyPath { text += " (in \(keyPath))" }
         return text
     }
+}
+
+extension ErrorCode where Domain == KeyedArchiveError {
+    /// The bytes are not a property list at all; `underlying` says why.
+    public static var propertyList: Self { Self() }
+
+    /// The plist is not an NSKeyedArchiver archive (`$archiver`, `$version`, `$top`, `$objects`).
+    public static var notAnArchive: Self { Self() }
+
+    /// What was asked of the archive cannot be done: a rename to a name that is no class
+    /// name, a format that cannot hold an archive.
+    public static var invalidRequest: Self { Self() }
+
+    /// The bytes are an NSArchiver typedstream that cannot be read; `underlyingTypedStream`
+    /// says why and where.
+    public static var typedStream: Self { Self() }
+
+    /// The bytes are a compiled nib (NIBArchive) that cannot be read; `underlyingNIBArchive`
+    /// says why and where.
+    public static var nibArchive: Self { Self() }
 }

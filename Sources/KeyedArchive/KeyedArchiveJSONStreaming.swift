@@ -140,16 +140,12 @@ extension KeyedArchiveJSONExporter {
                     e.writeKey("iso8601", first: false, level: inner)
                     e.out.appendCopy(of: iso)
                 }
-            case .array(let values):
-                Self.writeKind("array", level: inner, into: &e)
-                if !compact { Self.writeCount(values.count, "element", "elements", level: inner, into: &e) }
-                if !compact || !KeyedArchiveJSONExporter.valueIsFields(object) {
-                    e.writeKey("value", first: false, level: inner)
-                    try Self.writeValues(values, level: inner, into: &e)
+            case .array(let values), .set(let values):
+                let isSet = if case .set = object.content { true } else { false }
+                Self.writeKind(isSet ? "set" : "array", level: inner, into: &e)
+                if !compact {
+                    Self.writeCount(values.count, isSet ? "member" : "element", isSet ? "members" : "elements", level: inner, into: &e)
                 }
-            case .set(let values):
-                Self.writeKind("set", level: inner, into: &e)
-                if !compact { Self.writeCount(values.count, "member", "members", level: inner, into: &e) }
                 if !compact || !KeyedArchiveJSONExporter.valueIsFields(object) {
                     e.writeKey("value", first: false, level: inner)
                     try Self.writeValues(values, level: inner, into: &e)

@@ -24,23 +24,19 @@ final class RawObjects {
     /// are read from its bytes when asked for. Valid only while its objects are decoded.
     let compact: CompactKeyedArchive?
 
-    init(_ values: [PropertyListValue]) {
-        self.values = values
-        kinds = []
-        count = values.count
-        entryStart = []
-        entries = []
-        keys = []
-        uids = []
-        others = []
-        scalars = nil
-        compact = nil
+    convenience init(_ values: [PropertyListValue]) {
+        self.init(values: values, count: values.count, compact: nil)
     }
 
-    init(compact: CompactKeyedArchive) {
-        values = []
+    convenience init(compact: CompactKeyedArchive) {
+        self.init(values: [], count: compact.elementCount, compact: compact)
+    }
+
+    /// Elements that are no flat table: values as read, or a small archive read in place.
+    private init(values: [PropertyListValue], count: Int, compact: CompactKeyedArchive?) {
+        self.values = values
         kinds = []
-        count = compact.elementCount
+        self.count = count
         entryStart = []
         entries = []
         keys = []
@@ -79,16 +75,7 @@ final class RawObjects {
 
     /// A flat dictionary element, rebuilt from its entries.
     func dictionary(_ uid: Int) -> PropertyListValue {
-        let range = Int(entryStart[uid])..<Int(entryStart[uid + 1])
-        var keys: [PropertyListValue] = []
-        var values: [PropertyListValue] = []
-        keys.reserveCapacity(range.count)
-        values.reserveCapacity(range.count)
-        for i in range {
-            keys.append(self.keys[Int(entries[i].key)])
-            values.append(value(of: entries[i]))
-        }
-        return .dictionary(PropertyListDictionary(keys: keys, values: values))
+        FlatObjectTable.dictionary(uid, entryStart: entryStart, entries: entries, keys: keys, value: value(of:))
     }
 
     /// A flat entry's value as the reader gives it.

@@ -33,15 +33,10 @@ public struct NIBArchive: Sendable, Hashable {
     ///   when a table runs past the end, `.malformed` with the table, entry and byte offset of
     ///   anything else, `.limitExceeded` when `options` stops it.
     public init(data: Data, options: NIBArchiveReadOptions = .default) throws(NIBArchiveError) {
-        let result: Result<NIBArchive, NIBArchiveError> = data.withUnsafeBytes { raw in
-            do throws(NIBArchiveError) {
-                var reader = try NIBArchiveReader(bytes: raw, options: options)
-                return .success(try reader.readArchive())
-            } catch {
-                return .failure(error)
-            }
+        self = try data.withUnsafeBytesTyped { raw throws(NIBArchiveError) in
+            var reader = try NIBArchiveReader(bytes: raw, options: options)
+            return try reader.readArchive()
         }
-        self = try result.get()
     }
 
     /// The 10 bytes every NIBArchive starts with.

@@ -1,15 +1,14 @@
 /// Why bytes are not a readable NIBArchive, and where.
-public struct NIBArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
-        /// The bytes do not start with the magic `NIBArchive`.
-        case notANIBArchive
-        /// A table, or a value in one, runs past the end of the bytes.
-        case truncated
-        /// A count, offset, index, type byte or name breaks the format's rules.
-        case malformed
-        /// A configured limit (`NIBArchiveReadOptions`) was reached.
-        case limitExceeded
-    }
+public struct NIBArchiveError: TruncatableInputError, Sendable, Hashable {
+    /// What kind of failure this is, for callers to match (`error.code == .notANIBArchive`); see `ErrorCode`.
+    /// Besides its own kinds, the shared kinds: `truncated` (a table, or a value in one, runs past the end of the
+    /// bytes), `malformed` (a count, offset, index, type byte or name breaks the rules),
+    /// `limitExceeded` (a limit of `NIBArchiveReadOptions`).
+    public typealias Code = ErrorCode<NIBArchiveError>
+
+    public static let codeNames: Set<String> = [
+        "notANIBArchive", "truncated", "malformed", "limitExceeded"
+    ]
 
     public var code: Code
     /// What is wrong, in words.
@@ -32,4 +31,9 @@ public struct NIBArchiveError: Error, Sendable, Hashable, CustomStringConvertibl
         if let entry { text += " (\(entry))" }
         return text
     }
+}
+
+extension ErrorCode where Domain == NIBArchiveError {
+    /// The bytes do not start with the magic `NIBArchive`.
+    public static var notANIBArchive: Self { Self() }
 }

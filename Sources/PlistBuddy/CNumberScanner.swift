@@ -55,64 +55,57 @@ enum CNumberScanner {
         if prefix.count >= 2, prefix.first == 0x30, prefix.dropFirst().first.map({ $0 | 0x20 }) == 0x78 {
             // Hexadecimal: 0x, hex digits with an optional point, then an optional p exponent.
             var digits = prefix.dropFirst(2)
-            var mantissa = ""
-            var sawDigit = false
-            while let b = digits.first, isHexDigit(b) { mantissa.append(Character(Unicode.Scalar(b))); digits.removeFirst(); sawDigit = true }
-            if digits.first == 0x2E {
-                var after = digits.dropFirst()
-                var fraction = ""
-                while let b = after.first, isHexDigit(b) { fraction.append(Character(Unicode.Scalar(b))); after.removeFirst() }
-                if sawDigit || !fraction.isEmpty {
-                    mantissa += "." + fraction
-                    digits = after
-                    sawDigit = true
-                }
-            }
             // "0x" with no digit after it reads as the 0 before the x.
-            guard sawDigit else { return .value(sign * 0) }
-            var exponent = "p0"
-            if let p = digits.first, p | 0x20 == 0x70 {
-                var rest = digits.dropFirst()
-                var e = "p"
-                if let s = rest.first, s == 0x2B || s == 0x2D { e.append(Character(Unicode.Scalar(s))); rest.removeFirst() }
-                if let d = rest.first, isDigit(d) {
-                    while let d = rest.first, isDigit(d) { e.append(Character(Unicode.Scalar(d))); rest.removeFirst() }
-                    exponent = e
-                }
-            }
+            guard let mantissa = takeMantissa(&digits, digit: isHexDigit) else { return .value(sign * 0) }
+            let exponent = exponent(digits, marker: "p") ?? "p0"
             return .value(sign * (Double("0x" + (mantissa.hasPrefix(".") ? "0" + mantissa : mantissa) + exponent) ?? 0))
         }
         // Decimal: digits with an optional point (at least one digit), then an optional exponent.
-        var number = ""
         var rest = prefix
-        while let b = rest.first, isDigit(b) { number.append(Character(Unicode.Scalar(b))); rest.removeFirst() }
-        var sawDigit = !number.isEmpty
-        if rest.first == 0x2E {
-            var after = rest.dropFirst()
-            var fraction = ""
-            while let b = after.first, isDigit(b) { fraction.append(Character(Unicode.Scalar(b))); after.removeFirst() }
-            if sawDigit || !fraction.isEmpty {
-                number += "." + fraction
-                rest = after
-                sawDigit = true
-            }
-        }
-        guard sawDigit else { return .noMatch }
-        if let e = rest.first, e | 0x20 == 0x65 {
-            var after = rest.dropFirst()
-            var exponent = "e"
-            if let s = after.first, s == 0x2B || s == 0x2D { exponent.append(Character(Unicode.Scalar(s))); after.removeFirst() }
-            if let d = after.first, isDigit(d) {
-                while let d = after.first, isDigit(d) { exponent.append(Character(Unicode.Scalar(d))); after.removeFirst() }
-                number += exponent
-            }
-        }
+        guard var number = takeMantissa(&rest, digit: isDigit) else { return .noMatch }
+        number += exponent(rest, marker: "e") ?? ""
         if number.hasPrefix(".") { number = "0" + number }
         if number.hasSuffix(".") { number += "0" }
         if let dot = number.firstIndex(of: "."), number[number.index(after: dot)...].first.map({ $0 == "e" }) == true {
             number.insert("0", at: number.index(after: dot))
         }
         return .value(sign * (Double(number) ?? 0))
+    }
+
+    /// Digits with an optional point and digits after it (`12`, `12.5`, `.5`, `12.`), taken
+    /// from the front of `bytes` as `strtod` takes them: nil, and a point left in place, when
+    /// no digit is on either side of it.
+    static func takeMantissa(_ bytes: inout ArraySlice<UInt8>, digit: (UInt8) -> Bool) -> String? {
+        var text = takeDigits(&bytes, digit: digit)
+        var sawDigit = !text.isEmpty
+        if bytes.first == 0x2E {
+            var after = bytes.dropFirst()
+            let fraction = takeDigits(&after, digit: digit)
+            if sawDigit || !fraction.isEmpty {
+                text += "." + fraction
+                bytes = after
+                sawDigit = true
+            }
+        }
+        return sawDigit ? text : nil
+    }
+
+    /// The run of digits at the front of `bytes`, taken off it.
+    static func takeDigits(_ bytes: inout ArraySlice<UInt8>, digit: (UInt8) -> Bool) -> String {
+        var text = ""
+        while let b = bytes.first, digit(b) { text.append(Character(Unicode.Scalar(b))); bytes.removeFirst() }
+        return text
+    }
+
+    /// The exponent at the front of `bytes` (`marker`, `e` or `p` in either case, an optional
+    /// sign, decimal digits), spelled with the lower-case marker; nil when no digit follows.
+    static func exponent(_ bytes: ArraySlice<UInt8>, marker: Unicode.Scalar) -> String? {
+        guard let m = bytes.first, m | 0x20 == UInt8(marker.value) else { return nil }
+        var rest = bytes.dropFirst()
+        var text = String(marker)
+        if let s = rest.first, s == 0x2B || s == 0x2D { text.append(Character(Unicode.Scalar(s))); rest.removeFirst() }
+        let digits = takeDigits(&rest, digit: isDigit)
+        return digits.isEmpty ? nil : text + digits
     }
 
     /// `%i` into an `int` PlistBuddy sets to 0 first: decimal, `0x` hexadecimal or `0` octal,

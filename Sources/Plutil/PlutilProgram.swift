@@ -489,7 +489,8 @@ public struct PlutilProgram {
         case .indexOutOfRange:
             let index = error.keyPath.components[min(error.failedAt, error.keyPath.components.count - 1)]
             return "Index \(index) out of bounds in array at key path \(path)"
-        case .notAContainer, .rootNotEditable: return last ? "Unable to insert value at key path \(path)" : "Key path not found \(path)"
+        default: // .notAContainer, .rootNotEditable
+            return last ? "Unable to insert value at key path \(path)" : "Key path not found \(path)"
         }
     }
 }

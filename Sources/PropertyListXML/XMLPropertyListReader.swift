@@ -11,8 +11,9 @@ import PropertyList
 /// value by CF's rules, and hands libxml2 the document's elements alone, which libxml2 parses
 /// (nesting and end tags) with its SAX events building the tree. No DTD, entity declaration or
 /// network access ever reaches libxml2: a DOCTYPE with an internal subset is refused, as CF
-/// refuses it, and only the five predefined entities and character references are read.
-public struct XMLPropertyListReader: Sendable {
+/// refuses it, and only the five predefined entities and character references are read. The
+/// root value may be wrapped in `<plist>` or stand alone, as CF allows.
+public struct XMLPropertyListReader: PropertyListTextReader {
     public var options: PropertyListReadOptions
 
     public init(options: PropertyListReadOptions = .default) {
@@ -21,15 +22,6 @@ public struct XMLPropertyListReader: Sendable {
 
     /// libxml2 wants one initialization before any thread parses.
     private static let libxml2Ready: Void = xmlInitParser()
-
-    /// Reads one XML property list.
-    ///
-    /// - Returns: the root value, which may be wrapped in `<plist>` or stand alone, as CF allows.
-    /// - Throws: `PropertyListError` with the line and column and the key path of the value.
-    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        var ignored: [PropertyListWarning] = []
-        return try read(data, warnings: &ignored)
-    }
 
     /// Reads one XML property list, adding a warning for each key repeated in a `<dict>`
     /// (resolved as `options.duplicateKeys` says) to `warnings`.
@@ -54,18 +46,19 @@ public struct XMLPropertyListReader: Sendable {
     func read(_ data: Data, beyondCoreFoundation: Bool, refusedWith: PropertyListError? = nil,
               warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
         try options.checkInputSize(data.count)
-        let result: Result<(PropertyListValue, [PropertyListWarning]), PropertyListError> = data.withUnsafeBytes { raw in
-            do throws(PropertyListError) {
+        let value: PropertyListValue, found: [PropertyListWarning]
+        do throws(PropertyListError) {
+            (value, found) = try data.withUnsafeBytesTyped { raw throws(PropertyListError) in
                 if beyondCoreFoundation, let wide = UnmarkedWideEncoding(data) {
-                    return .success(try Self.withText(raw, forcing: wide) { text throws(PropertyListError) in
+                    return try Self.withText(raw, forcing: wide) { text throws(PropertyListError) in
                         var (value, found) = try parse(text, beyondCoreFoundation: true, quotingAttributes: true)
                         found.insert(PropertyListWarning(
                             .beyondCoreFoundation, "read XML in \(wide.name) without a byte-order mark; Core Foundation refuses this document",
                             at: .byteOffset(0)), at: 0)
                         return (value, found)
-                    })
+                    }
                 }
-                return .success(try Self.withText(raw) { text throws(PropertyListError) in
+                return try Self.withText(raw) { text throws(PropertyListError) in
                     guard options.readsBeyondCoreFoundation else { return try parse(text, beyondCoreFoundation: beyondCoreFoundation, quotingAttributes: false) }
                     // Tags are read as XML reads them (a `>` inside a quoted attribute value ends
                     // none); where that reading fails, CF's reading of the tags is the answer.
@@ -80,14 +73,8 @@ public struct XMLPropertyListReader: Sendable {
                     } catch {
                         return try parse(text, beyondCoreFoundation: beyondCoreFoundation, quotingAttributes: false)
                     }
-                })
-            } catch {
-                return .failure(error)
+                }
             }
-        }
-        let value: PropertyListValue, found: [PropertyListWarning]
-        do throws(PropertyListError) {
-            (value, found) = try result.get()
         } catch {
             throw refusedWith ?? error
         }
@@ -119,19 +106,7 @@ public struct XMLPropertyListReader: Sendable {
         case .utf8(let skip):
             return try body(UnsafeBufferPointer(rebasing: raw.bindMemory(to: UInt8.self)[skip...]))
         case .utf16BE(let skip), .utf16LE(let skip), .utf32BE(let skip), .utf32LE(let skip):
-            let utf32: Bool, bigEndian: Bool
-            switch encoding {
-            case .utf16BE: (utf32, bigEndian) = (false, true)
-            case .utf16LE: (utf32, bigEndian) = (false, false)
-            case .utf32BE: (utf32, bigEndian) = (true, true)
-            default: (utf32, bigEndian) = (true, false)
-            }
-            let rest = UnsafeRawBufferPointer(rebasing: raw[min(skip, raw.count)...])
-            // CF cannot make a string of a single byte of UTF-16, or of UTF-32 past U+10FFFF.
-            guard rest.count >= (utf32 ? 4 : 2), let units = CoreFoundationText.utf16Units(rest, utf32: utf32, bigEndian: bigEndian) else {
-                throw PropertyListError(.malformed, "the document is not valid \(utf32 ? "UTF-32" : "UTF-16")", at: .byteOffset(skip))
-            }
-            converted = CoreFoundationText.utf8(stoppingAtLoneSurrogate: units)
+            converted = CoreFoundationText.utf8(stoppingAtLoneSurrogate: try CoreFoundationText.wideDocumentUnits(raw, encoding, skip: skip))
         case .latin1:
             converted = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: false)
         case .nextStep:
@@ -139,11 +114,7 @@ public struct XMLPropertyListReader: Sendable {
         case .macRoman:
             converted = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: false, macRoman: true)
         case .foundation(let encoding):
-            guard let string = String(bytes: raw, encoding: encoding) else {
-                throw PropertyListError(.malformed, "the document is not valid in the encoding it declares", at: .byteOffset(0))
-            }
-            let text = Array(string.utf8)
-            return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
+            converted = try CoreFoundationText.utf8(ofDocument: raw, in: encoding)
         case .declared(let name):
             guard let text = Self.convert(raw, from: name) else {
                 throw PropertyListError(.malformed, "cannot read the document as \(name), the encoding it declares", at: .byteOffset(0))

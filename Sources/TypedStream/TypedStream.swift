@@ -32,15 +32,10 @@ public struct TypedStream: Sendable, Hashable {
     ///   `.truncated` when the bytes end inside a value, `.malformed` with the byte offset, class
     ///   and field of anything else, `.limitExceeded` when `options` stops it.
     public init(data: Data, options: TypedStreamReadOptions = .default) throws(TypedStreamError) {
-        let result: Result<TypedStream, TypedStreamError> = data.withUnsafeBytes { raw in
-            do throws(TypedStreamError) {
-                var reader = try TypedStreamReader(bytes: raw, options: options)
-                return .success(try reader.readStream())
-            } catch {
-                return .failure(error)
-            }
+        self = try data.withUnsafeBytesTyped { raw throws(TypedStreamError) in
+            var reader = try TypedStreamReader(bytes: raw, options: options)
+            return try reader.readStream()
         }
-        self = try result.get()
     }
 
     /// Whether `data` starts with a typedstream header: streamer version 3 or 4, then the

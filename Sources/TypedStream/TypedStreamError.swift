@@ -1,17 +1,14 @@
 /// Why bytes are not a readable typedstream, and where.
-public struct TypedStreamError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
-        /// The bytes do not start with a typedstream header (`04 0B typedstream|streamtyped`).
-        case notATypedStream
-        /// A header that names a streamer version Archivist does not read (only 4 is read).
-        case unsupportedVersion
-        /// The stream ends inside a value.
-        case truncated
-        /// A byte, reference, type encoding or class breaks the format's rules.
-        case malformed
-        /// A configured limit (`TypedStreamReadOptions`) was reached.
-        case limitExceeded
-    }
+public struct TypedStreamError: TruncatableInputError, Sendable, Hashable {
+    /// What kind of failure this is, for callers to match (`error.code == .notATypedStream`); see `ErrorCode`.
+    /// Besides its own kinds, the shared kinds: `truncated` (the stream ends inside a value), `malformed` (a byte,
+    /// reference, type encoding or class breaks the rules), `limitExceeded` (a limit of
+    /// `TypedStreamReadOptions`).
+    public typealias Code = ErrorCode<TypedStreamError>
+
+    public static let codeNames: Set<String> = [
+        "notATypedStream", "unsupportedVersion", "truncated", "malformed", "limitExceeded"
+    ]
 
     public var code: Code
     /// What is wrong, in words.
@@ -42,4 +39,12 @@ public struct TypedStreamError: Error, Sendable, Hashable, CustomStringConvertib
         }
         return text
     }
+}
+
+extension ErrorCode where Domain == TypedStreamError {
+    /// The bytes do not start with a typedstream header (`04 0B typedstream|streamtyped`).
+    public static var notATypedStream: Self { Self() }
+
+    /// A header that names a streamer version Archivist does not read (only 4 is read).
+    public static var unsupportedVersion: Self { Self() }
 }

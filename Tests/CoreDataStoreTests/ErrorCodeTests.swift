@@ -1,3 +1,4 @@
+import ArchivePayload
 import CoreDataModel
 import CoreDataStore
 import PropertyList
@@ -23,6 +24,13 @@ struct ErrorCodeTests {
         #expect(Set(codes.map(\.rawValue)) == ModelError.codeNames)
         #expect(codes.allSatisfy { ModelError.Code(rawValue: $0.rawValue) == $0 })
         #expect(ModelError.Code(rawValue: "cannotOpen") == nil)
+    }
+
+    @Test func aPayloadErrorCodeIsNamedAfterItsMemberAndReadsBackFromTheName() {
+        let codes: [PayloadError.Code] = [.cycle, .noRoot, .tooDeep, .tooLarge, .refused, .invalidMapping]
+        #expect(Set(codes.map(\.rawValue)) == PayloadError.codeNames)
+        #expect(codes.allSatisfy { PayloadError.Code(rawValue: $0.rawValue) == $0 })
+        #expect(PayloadError.Code(rawValue: "malformed") == nil)
     }
 
     @Test func anErrorsDescriptionStillSaysWhere() {

@@ -11,23 +11,18 @@ extension BinaryPropertyListReader {
     public func read(_ data: Data, at keyPath: PropertyListKeyPath) throws(PropertyListError) -> PropertyListValue? {
         try options.checkInputSize(data.count)
         let components = keyPath.components
-        let result: Result<PropertyListValue?, PropertyListError> = data.withUnsafeBytes { raw in
+        return try data.withUnsafeBytesTyped { raw throws(PropertyListError) -> PropertyListValue? in
+            // Shared objects are not memoized: in the rare file whose value shares a
+            // collection, the lookup starts again with memoization (see `Sharing`).
+            var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused, checksOffsetsOnUse: true)
+            guard let index = try parser.lookUp(components) else { return nil }
             do throws(PropertyListError) {
-                // Shared objects are not memoized: in the rare file whose value shares a
-                // collection, the lookup starts again with memoization (see `Sharing`).
-                var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused, checksOffsetsOnUse: true)
-                guard let index = try parser.lookUp(components) else { return .success(nil) }
-                do throws(PropertyListError) {
-                    return .success(try parser.object(index, depth: components.count))
-                } catch where BinaryPropertyListParser.isSharedObject(error) {
-                    var memoized = try BinaryPropertyListParser(raw, options: options, sharing: .memoized)
-                    guard let index = try memoized.lookUp(components) else { return .success(nil) }
-                    return .success(try memoized.object(index, depth: components.count))
-                }
-            } catch {
-                return .failure(error)
+                return try parser.object(index, depth: components.count)
+            } catch where BinaryPropertyListParser.isSharedObject(error) {
+                var memoized = try BinaryPropertyListParser(raw, options: options, sharing: .memoized)
+                guard let index = try memoized.lookUp(components) else { return nil }
+                return try memoized.object(index, depth: components.count)
             }
         }
-        return try result.get()
     }
 }

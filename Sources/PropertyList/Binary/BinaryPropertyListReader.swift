@@ -18,25 +18,20 @@ public struct BinaryPropertyListReader: Sendable {
     /// - Throws: `PropertyListError` with the byte offset or object index of the problem.
     public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
         try options.checkInputSize(data.count)
-        let result: Result<PropertyListValue, PropertyListError> = data.withUnsafeBytes { raw in
+        return try data.withUnsafeBytesTyped { raw throws(PropertyListError) in
+            // First without counting references, which takes a pass over every collection:
+            // CF never shares a collection or a large scalar between places, and a file
+            // that does stops this read at the second place and is read again memoizing
+            // them. Until then both read the same objects in the same order, so an error is
+            // the same either way.
             do throws(PropertyListError) {
-                // First without counting references, which takes a pass over every collection:
-                // CF never shares a collection or a large scalar between places, and a file
-                // that does stops this read at the second place and is read again memoizing
-                // them. Until then both read the same objects in the same order, so an error is
-                // the same either way.
-                do throws(PropertyListError) {
-                    var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
-                    return .success(try parser.parseTop())
-                } catch where BinaryPropertyListParser.isSharedObject(error) {
-                    var parser = try BinaryPropertyListParser(raw, options: options)
-                    return .success(try parser.parseTop())
-                }
-            } catch {
-                return .failure(error)
+                var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
+                return try parser.parseTop()
+            } catch where BinaryPropertyListParser.isSharedObject(error) {
+                var parser = try BinaryPropertyListParser(raw, options: options)
+                return try parser.parseTop()
             }
         }
-        return try result.get()
     }
 
     /// Checks a binary property list as `read` does, with the same errors and limits, without
@@ -60,17 +55,11 @@ public struct BinaryPropertyListReader: Sendable {
             }
         }
         if checked { return }
-        let result: Result<Void, PropertyListError> = data.withUnsafeBytes { raw in
-            do throws(PropertyListError) {
-                var parser = try BinaryPropertyListParser(raw, options: options)
-                parser.discardsCollections = true
-                _ = try parser.parseTop()
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
+        try data.withUnsafeBytesTyped { raw throws(PropertyListError) in
+            var parser = try BinaryPropertyListParser(raw, options: options)
+            parser.discardsCollections = true
+            _ = try parser.parseTop()
         }
-        try result.get()
     }
 }
 

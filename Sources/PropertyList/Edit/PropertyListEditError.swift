@@ -2,23 +2,13 @@
 ///
 /// `keyPath` is the whole path asked for and `failedAt` how many of its components were
 /// followed before the problem, so a message can name both the path and the step.
-public struct PropertyListEditError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
-        /// A component names no value: a missing key or an index past the end.
-        case notFound
-        /// `insert` found a value already at a dictionary key.
-        case alreadyExists
-        /// `append` found something other than an array at the path.
-        case notAnArray
-        /// A component is not a decimal index, and the value there is an array.
-        case invalidIndex
-        /// An index is outside what the array allows for this edit.
-        case indexOutOfRange
-        /// A component goes into a value that is neither an array nor a dictionary.
-        case notAContainer
-        /// The edit would remove or replace the whole document where that is not allowed.
-        case rootNotEditable
-    }
+public struct PropertyListEditError: CodedError, Sendable, Hashable {
+    /// What kind of failure this is, for callers to match (`error.code == .notFound`); see `ErrorCode`.
+    public typealias Code = ErrorCode<PropertyListEditError>
+
+    public static let codeNames: Set<String> = [
+        "notFound", "alreadyExists", "notAnArray", "invalidIndex", "indexOutOfRange", "notAContainer", "rootNotEditable"
+    ]
 
     public var code: Code
     public var keyPath: PropertyListKeyPath
@@ -34,4 +24,27 @@ public struct PropertyListEditError: Error, Sendable, Hashable, CustomStringConv
     }
 
     public var description: String { message }
+}
+
+extension ErrorCode where Domain == PropertyListEditError {
+    /// A component names no value: a missing key or an index past the end.
+    public static var notFound: Self { Self() }
+
+    /// `insert` found a value already at a dictionary key.
+    public static var alreadyExists: Self { Self() }
+
+    /// `append` found something other than an array at the path.
+    public static var notAnArray: Self { Self() }
+
+    /// A component is not a decimal index, and the value there is an array.
+    public static var invalidIndex: Self { Self() }
+
+    /// An index is outside what the array allows for this edit.
+    public static var indexOutOfRange: Self { Self() }
+
+    /// A component goes into a value that is neither an array nor a dictionary.
+    public static var notAContainer: Self { Self() }
+
+    /// The edit would remove or replace the whole document where that is not allowed.
+    public static var rootNotEditable: Self { Self() }
 }

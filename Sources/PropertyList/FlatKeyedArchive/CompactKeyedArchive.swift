@@ -537,21 +537,7 @@ extension CompactKeyedArchive {
             case 0xA:
                 return checkArray(index, at: start)
             case 0xD:
-                guard let (refs, count) = count(start), count <= Int.max / 2, refsFit(2 * count, at: refs),
-                      firstVisit(index), grow(values: 1, bytes: 0), dictionary < UInt32.max else { return false }
-                dictionary += 1
-                let refSize = trailer.objectRefSize
-                for i in 0..<count {
-                    guard let key = ref(refs + i * refSize), checkKey(key) != nil,
-                          let value = ref(refs + (count + i) * refSize) else { return false }
-                    let valueStart = offset(value)
-                    if bytes[valueStart] >> 4 == 0xA {
-                        guard checkArray(value, at: valueStart) else { return false }
-                    } else if !checkScalar(value) {
-                        return false
-                    }
-                }
-                return true
+                return checkDictionary(index, at: start)
             default:
                 return checkScalar(index)
             }
@@ -586,7 +572,7 @@ extension CompactKeyedArchive {
                 let elementStart = offset(element)
                 switch bytes[elementStart] >> 4 {
                 case 0xD:
-                    guard checkElementDictionary(element, at: elementStart) else { return nil }
+                    guard checkDictionary(element, at: elementStart) else { return nil }
                 case 0xA, 0xC:
                     return nil
                 default:
@@ -596,8 +582,9 @@ extension CompactKeyedArchive {
             return (refs, count)
         }
 
-        /// An element of `$objects` that is a dictionary (depth 2).
-        mutating func checkElementDictionary(_ index: Int, at start: Int) -> Bool {
+        /// A dictionary of scalars and arrays of scalars: an element of `$objects` (depth 2), or
+        /// a value of the top dictionary (depth 1).
+        mutating func checkDictionary(_ index: Int, at start: Int) -> Bool {
             guard let (refs, count) = count(start), count <= Int.max / 2, refsFit(2 * count, at: refs),
                   firstVisit(index), grow(values: 1, bytes: 0), dictionary < UInt32.max else { return false }
             dictionary += 1

@@ -58,16 +58,24 @@ package struct FlatObjectTable: Sendable {
     /// Object `index` as the reader gives it: dictionaries are rebuilt from their entries.
     package func value(_ index: Int) -> PropertyListValue {
         guard kinds[index] == .dictionary else { return values.isEmpty ? scalars.element(index) : values[index] }
+        return Self.dictionary(index, entryStart: entryStart, entries: entries, keys: keys, value: value(of:))
+    }
+
+    /// Dictionary `index` of a table's parts, rebuilt from its entries, each value as `value`
+    /// gives it: for the table, and for the keyed-archive layer, which keeps the parts and
+    /// reads the entries' scalars its own way.
+    package static func dictionary(_ index: Int, entryStart: [Int32], entries: [FlatEntry], keys: [PropertyListValue],
+                                   value: (FlatEntry) -> PropertyListValue) -> PropertyListValue {
         let range = Int(entryStart[index])..<Int(entryStart[index + 1])
-        var keys: [PropertyListValue] = []
+        var dictionaryKeys: [PropertyListValue] = []
         var values: [PropertyListValue] = []
-        keys.reserveCapacity(range.count)
+        dictionaryKeys.reserveCapacity(range.count)
         values.reserveCapacity(range.count)
         for i in range {
-            keys.append(self.keys[Int(entries[i].key)])
-            values.append(value(of: entries[i]))
+            dictionaryKeys.append(keys[Int(entries[i].key)])
+            values.append(value(entries[i]))
         }
-        return .dictionary(PropertyListDictionary(keys: keys, values: values))
+        return .dictionary(PropertyListDictionary(keys: dictionaryKeys, values: values))
     }
 
     /// An entry's value as the reader gives it.
@@ -110,15 +118,10 @@ package struct FlatScalarReader: Sendable {
     /// million of them then sets up one parser instead of one per scalar. The cursor borrows
     /// the bytes and must not be used after `body` returns.
     package func withCursor<R, E: Error>(_ body: (inout Cursor) throws(E) -> R) throws(E) -> R {
-        let result: Result<R, E> = data.withUnsafeBytes { raw in
-            guard let parser = BinaryPropertyListParser(validated: raw, options: options, trailer: trailer) else {
-                var cursor = Cursor(parser: nil, elementRefs: elementRefs)
-                return Result { () throws(E) in try body(&cursor) }
-            }
-            var cursor = Cursor(parser: parser, elementRefs: elementRefs)
-            return Result { () throws(E) in try body(&cursor) }
+        try data.withUnsafeBytesTyped { raw throws(E) in
+            var cursor = Cursor(parser: BinaryPropertyListParser(validated: raw, options: options, trailer: trailer), elementRefs: elementRefs)
+            return try body(&cursor)
         }
-        return try result.get()
     }
 
     /// Reads scalars as `element(_:)` and `object(_:)` do, with one parser (see `withCursor`).

@@ -7,25 +7,14 @@ import Foundation
 /// to keep its sign), and `null` becomes `.null`. Text may be UTF-8, UTF-16 or UTF-32, with or without a byte-order mark, as
 /// JSONDecoder allows. Anything RFC 8259 forbids is refused with its line and column: leading
 /// zeros, trailing commas, comments, unescaped control characters, NaN, numbers too large for a
-/// Double, and text after the root value.
-public struct JSONPropertyListReader: Sendable {
+/// Double, and text after the root value. A `\uD800` escape that pairs with nothing is refused,
+/// unless `options.preservesInvalidUTF16` asks to keep it as `.invalidUTF16String`.
+public struct JSONPropertyListReader: PropertyListTextReader {
     /// Limits for untrusted input, and whether to keep lone surrogates from `\u` escapes.
     public var options: PropertyListReadOptions
 
     public init(options: PropertyListReadOptions = .default) {
         self.options = options
-    }
-
-    /// Reads one JSON document.
-    ///
-    /// A `\uD800` escape that pairs with nothing is refused, unless
-    /// `options.preservesInvalidUTF16` asks to keep it as `.invalidUTF16String`.
-    ///
-    /// - Throws: `PropertyListError` with the line and column of the problem and the key path
-    ///   of the value being read.
-    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        var ignored: [PropertyListWarning] = []
-        return try read(data, warnings: &ignored)
     }
 
     /// Reads one document, adding a warning for each key repeated in a dictionary (resolved as

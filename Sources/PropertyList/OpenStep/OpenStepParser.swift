@@ -66,18 +66,13 @@ struct OpenStepParser: TextPropertyListParser {
     static func parse(_ data: Data, options: PropertyListReadOptions, beyondCoreFoundation: Bool = false,
                       warnings: inout [PropertyListWarning]) throws(PropertyListError) -> PropertyListValue {
         try options.checkInputSize(data.count)
-        let result: Result<(PropertyListValue, [PropertyListWarning]), PropertyListError> = data.withUnsafeBytes { raw in
-            do throws(PropertyListError) {
-                return .success(try withText(raw) { text throws(PropertyListError) in
-                    var parser = OpenStepParser(text: text, options: options, beyondCoreFoundation: beyondCoreFoundation)
-                    let value = try parser.parseDocument()
-                    return (value, parser.warnings)
-                })
-            } catch {
-                return .failure(error)
+        let (value, found) = try data.withUnsafeBytesTyped { raw throws(PropertyListError) in
+            try withText(raw) { text throws(PropertyListError) in
+                var parser = OpenStepParser(text: text, options: options, beyondCoreFoundation: beyondCoreFoundation)
+                let value = try parser.parseDocument()
+                return (value, parser.warnings)
             }
         }
-        let (value, found) = try result.get()
         warnings += found
         return value
     }
@@ -104,27 +99,14 @@ struct OpenStepParser: TextPropertyListParser {
             }
             return try repaired.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
         case .utf16BE(let skip), .utf16LE(let skip), .utf32BE(let skip), .utf32LE(let skip):
-            let utf32: Bool, bigEndian: Bool
-            switch encoding {
-            case .utf16BE: (utf32, bigEndian) = (false, true)
-            case .utf16LE: (utf32, bigEndian) = (false, false)
-            case .utf32BE: (utf32, bigEndian) = (true, true)
-            default: (utf32, bigEndian) = (true, false)
-            }
-            let rest = UnsafeRawBufferPointer(rebasing: raw[min(skip, raw.count)...])
-            guard rest.count >= (utf32 ? 4 : 2), let units = CoreFoundationText.utf16Units(rest, utf32: utf32, bigEndian: bigEndian) else {
-                throw PropertyListError(.malformed, "the document is not valid \(utf32 ? "UTF-32" : "UTF-16")", at: .byteOffset(skip))
-            }
+            let units = try CoreFoundationText.wideDocumentUnits(raw, encoding, skip: skip)
             let text = CoreFoundationText.generalizedUTF8(units)
             return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
         case .latin1, .nextStep, .macRoman:
             let text = CoreFoundationText.utf8(ofSingleBytes: raw, nextStep: encoding == .nextStep, macRoman: encoding == .macRoman)
             return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
         case .foundation(let encoding):
-            guard let string = String(bytes: raw, encoding: encoding) else {
-                throw PropertyListError(.malformed, "the document is not valid in the encoding it declares", at: .byteOffset(0))
-            }
-            let text = Array(string.utf8)
+            let text = try CoreFoundationText.utf8(ofDocument: raw, in: encoding)
             return try text.withUnsafeBufferPointer { text throws(PropertyListError) in try body(text) }
         case .declared(let name):
             guard let text = XMLReaderRegistration.reader?.convert(raw, from: name) else {

@@ -17,21 +17,12 @@ import Foundation
 /// empty array). Text may be UTF-8, UTF-16 or UTF-32, as CF detects it; octal escapes name
 /// NeXTSTEP bytes; a `\U` escape naming a lone UTF-16 surrogate is kept as the units it is
 /// (`.invalidUTF16String`), unless `options.preservesInvalidUTF16` is off.
-public struct OpenStepPropertyListReader: Sendable {
+public struct OpenStepPropertyListReader: PropertyListTextReader {
     /// Limits for untrusted input, and whether to keep lone surrogates from `\U` escapes.
     public var options: PropertyListReadOptions
 
     public init(options: PropertyListReadOptions = .default) {
         self.options = options
-    }
-
-    /// Reads one OpenStep document.
-    ///
-    /// - Throws: `PropertyListError` with the line and column of the problem and the key path
-    ///   of the value being read.
-    public func read(_ data: Data) throws(PropertyListError) -> PropertyListValue {
-        var ignored: [PropertyListWarning] = []
-        return try read(data, warnings: &ignored)
     }
 
     /// Reads one document, adding a warning for each key repeated in a dictionary (resolved as

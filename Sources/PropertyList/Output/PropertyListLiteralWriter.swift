@@ -236,23 +236,10 @@ indirect enum LiteralNode {
 
     /// A string literal: backslash, quote and control characters escaped.
     static func quoted(_ s: String, objc: Bool) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    // Octal in C: a hex escape would swallow the digits after it.
-                    out += objc ? "\\" + String(format: "%03o", scalar.value) : "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        QuotedString.quoted(s) { scalar in
+            guard scalar.value < 0x20 || scalar.value == 0x7F else { return nil }
+            // Octal in C: a hex escape would swallow the digits after it.
+            return objc ? "\\" + String(format: "%03o", scalar.value) : "\\u{\(String(scalar.value, radix: 16))}"
         }
-        return out + "\""
     }
 }

@@ -48,23 +48,9 @@ public struct PropertyListPrettyPrinter: Sendable {
 
     /// `quoted`'s way with a string that has something to escape, one scalar at a time.
     static func quotedScalarByScalar(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\u" + HexText.uppercase(UInt16(truncatingIfNeeded: scalar.value))
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        QuotedString.quoted(s) { scalar in
+            scalar.value < 0x20 || scalar.value == 0x7F ? "\\u" + HexText.uppercase(UInt16(truncatingIfNeeded: scalar.value)) : nil
         }
-        return out + "\""
     }
 
     /// Dates as plutil shows them: `2001-01-01 00:00:00 +0000`, with fractions kept when present.

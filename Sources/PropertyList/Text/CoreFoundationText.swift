@@ -262,6 +262,32 @@ package enum CoreFoundationText {
 
     // MARK: - Decoding other encodings
 
+    /// A document in UTF-16 or UTF-32 (`encoding`, one of the four wide ones, after `skip`
+    /// bytes of byte-order mark) as the UTF-16 code units of the string CF makes of it. CF
+    /// cannot make a string of a single byte of UTF-16, or of UTF-32 past U+10FFFF.
+    package static func wideDocumentUnits(_ raw: UnsafeRawBufferPointer, _ encoding: Encoding, skip: Int) throws(PropertyListError) -> [UInt16] {
+        let utf32: Bool, bigEndian: Bool
+        switch encoding {
+        case .utf16BE: (utf32, bigEndian) = (false, true)
+        case .utf16LE: (utf32, bigEndian) = (false, false)
+        case .utf32BE: (utf32, bigEndian) = (true, true)
+        default: (utf32, bigEndian) = (true, false)
+        }
+        let rest = UnsafeRawBufferPointer(rebasing: raw[min(skip, raw.count)...])
+        guard rest.count >= (utf32 ? 4 : 2), let units = utf16Units(rest, utf32: utf32, bigEndian: bigEndian) else {
+            throw PropertyListError(.malformed, "the document is not valid \(utf32 ? "UTF-32" : "UTF-16")", at: .byteOffset(skip))
+        }
+        return units
+    }
+
+    /// A document in an encoding its declaration names and Foundation converts, as UTF-8.
+    package static func utf8(ofDocument raw: UnsafeRawBufferPointer, in encoding: String.Encoding) throws(PropertyListError) -> [UInt8] {
+        guard let string = String(bytes: raw, encoding: encoding) else {
+            throw PropertyListError(.malformed, "the document is not valid in the encoding it declares", at: .byteOffset(0))
+        }
+        return Array(string.utf8)
+    }
+
     /// UTF-16 (of `bigEndian` order) or UTF-32 as UTF-16 code units, as CF's decoder reads
     /// them: an odd trailing byte is dropped; a UTF-32 value past U+10FFFF refuses the text.
     package static func utf16Units(_ b: UnsafeRawBufferPointer, utf32: Bool, bigEndian: Bool) -> [UInt16]? {
@@ -362,23 +388,9 @@ package enum CoreFoundationText {
 
     // MARK: - NeXTSTEP Latin
 
-    /// NeXTSTEP-encoded bytes 0x80…0xFD as Unicode (unicode.org's NEXTSTEP.TXT, which CF uses).
-    private static let nextStepHigh: [UInt16] = [
-        0x00A0, 0x00C0, 0x00C1, 0x00C2, 0x00C3, 0x00C4, 0x00C5, 0x00C7, 0x00C8, 0x00C9, 0x00CA, 0x00CB, 0x00CC, 0x00CD, 0x00CE, 0x00CF,
-        0x00D0, 0x00D1, 0x00D2, 0x00D3, 0x00D4, 0x00D5, 0x00D6, 0x00D9, 0x00DA, 0x00DB, 0x00DC, 0x00DD, 0x00DE, 0x00B5, 0x00D7, 0x00F7,
-        0x00A9, 0x00A1, 0x00A2, 0x00A3, 0x2044, 0x00A5, 0x0192, 0x00A7, 0x00A4, 0x2019, 0x201C, 0x00AB, 0x2039, 0x203A, 0xFB01, 0xFB02,
-        0x00AE, 0x2013, 0x2020, 0x2021, 0x00B7, 0x00A6, 0x00B6, 0x2022, 0x201A, 0x201E, 0x201D, 0x00BB, 0x2026, 0x2030, 0x00AC, 0x00BF,
-        0x00B9, 0x02CB, 0x00B4, 0x02C6, 0x02DC, 0x00AF, 0x02D8, 0x02D9, 0x00A8, 0x00B2, 0x02DA, 0x00B8, 0x00B3, 0x02DD, 0x02DB, 0x02C7,
-        0x2014, 0x00B1, 0x00BC, 0x00BD, 0x00BE, 0x00E0, 0x00E1, 0x00E2, 0x00E3, 0x00E4, 0x00E5, 0x00E7, 0x00E8, 0x00E9, 0x00EA, 0x00EB,
-        0x00EC, 0x00C6, 0x00ED, 0x00AA, 0x00EE, 0x00EF, 0x00F0, 0x00F1, 0x0141, 0x00D8, 0x0152, 0x00BA, 0x00F2, 0x00F3, 0x00F4, 0x00F5,
-        0x00F6, 0x00E6, 0x00F9, 0x00FA, 0x00FB, 0x0131, 0x00FC, 0x00FD, 0x0142, 0x00F8, 0x0153, 0x00DF, 0x00FE, 0x00FF,
-    ]
-
-    /// The character CF gives a NeXTSTEP byte: ASCII below 0x80, NeXTSTEP above, and U+0000 for
-    /// the two bytes NeXTSTEP leaves undefined (0xFE, 0xFF), as CF's octal escapes give them.
+    /// The character CF gives a NeXTSTEP byte (`NeXTSTEPCharacterSet`), and U+0000 for the two
+    /// bytes NeXTSTEP leaves undefined (0xFE, 0xFF), as CF's octal escapes give them.
     static func nextStepToUnicode(_ byte: UInt8) -> UInt32 {
-        if byte < 0x80 { return UInt32(byte) }
-        let i = Int(byte) - 0x80
-        return i < nextStepHigh.count ? UInt32(nextStepHigh[i]) : 0
+        NeXTSTEPCharacterSet.scalarValue(of: byte) ?? 0
     }
 }

@@ -2,23 +2,15 @@
 ///
 /// Readers keep a precise location (byte offset, line and column, object index) and the key
 /// path of the value being read, so that one line tells a user what to look at.
-public struct PropertyListError: Error, Sendable, Hashable, CustomStringConvertible {
-    public enum Code: String, Sendable, Hashable {
-        /// The bytes start like no property-list format.
-        case unrecognizedFormat
-        /// The input ends before the structure it announces.
-        case truncated
-        /// The structure breaks a rule of its format.
-        case malformed
-        /// A value is well-formed but impossible (a NaN date, a collection used as a key).
-        case invalidValue
-        /// A configured limit was reached (depth, objects, input or decoded size).
-        case limitExceeded
-        /// An object refers back to itself.
-        case cycle
-        /// The value cannot be written in the requested format.
-        case unrepresentable
-    }
+public struct PropertyListError: TruncatableInputError, Sendable, Hashable {
+    /// What kind of failure this is, for callers to match (`error.code == .unrecognizedFormat`); see `ErrorCode`.
+    /// Besides its own kinds, the shared kinds: `truncated`, `malformed` (the structure breaks a rule of its
+    /// format), `limitExceeded` (depth, objects, input or decoded size).
+    public typealias Code = ErrorCode<PropertyListError>
+
+    public static let codeNames: Set<String> = [
+        "unrecognizedFormat", "truncated", "malformed", "invalidValue", "limitExceeded", "cycle", "unrepresentable"
+    ]
 
     /// Where in the input the problem is.
     public enum Location: Sendable, Hashable, CustomStringConvertible {
@@ -68,6 +60,20 @@ public struct PropertyListError: Error, Sendable, Hashable, CustomStringConverti
         if !keyPath.isEmpty { text += " (in \(keyPathDescription))" }
         return text
     }
+}
+
+extension ErrorCode where Domain == PropertyListError {
+    /// The bytes start like no property-list format.
+    public static var unrecognizedFormat: Self { Self() }
+
+    /// A value is well-formed but impossible (a NaN date, a collection used as a key).
+    public static var invalidValue: Self { Self() }
+
+    /// An object refers back to itself.
+    public static var cycle: Self { Self() }
+
+    /// The value cannot be written in the requested format.
+    public static var unrepresentable: Self { Self() }
 }
 
 extension PropertyListError {

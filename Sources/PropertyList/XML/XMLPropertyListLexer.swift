@@ -24,21 +24,8 @@ package struct XMLPropertyListLexer {
     package enum Name: UInt8 {
         case plist, array, dict, key, string, data, date, real, integer, `true`, `false`
 
-        package var text: String {
-            switch self {
-            case .plist: "plist"
-            case .array: "array"
-            case .dict: "dict"
-            case .key: "key"
-            case .string: "string"
-            case .data: "data"
-            case .date: "date"
-            case .real: "real"
-            case .integer: "integer"
-            case .true: "true"
-            case .false: "false"
-            }
-        }
+        /// The name, for messages and the reader's stack.
+        package var text: String { bytes.description }
 
         var isContainer: Bool { self == .plist || self == .array || self == .dict }
 

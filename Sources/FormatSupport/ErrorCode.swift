@@ -4,9 +4,12 @@
 /// `SwiftProtobufError.Code`: a new kind is then an addition, not a change that breaks every
 /// exhaustive `switch` over the codes. Match with `==`, or `switch` with a `default`.
 ///
-/// One type serves every error of the upper layers (`ModelError`, `StoreError`, `PostgresError`,
-/// `CodegenError`): each names it `Code`, declares its kinds as static members of
-/// `ErrorCode<ItsError>` and lists their names in `CodedError.codeNames`.
+/// One type serves every error of the package (`PropertyListError`, `TypedStreamError`,
+/// `KeyedArchiveError`, `StoreError`…): each names it `Code`, declares its own kinds as static
+/// members of `ErrorCode<ItsError>` and lists the names of all its kinds in
+/// `CodedError.codeNames`. The kinds every reader of input has (`malformed`, `limitExceeded`,
+/// `truncated`) are declared once, for the errors that adopt `InputError` or
+/// `TruncatableInputError`.
 public struct ErrorCode<Domain: CodedError>: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The member's name (`notFound`).
     public let rawValue: String
@@ -43,4 +46,28 @@ public protocol CodedError: Error, CustomStringConvertible {
 extension CodedError {
     /// The message alone, for a type that has no place to add.
     public var description: String { message }
+}
+
+/// An error of a reader of untrusted input, whose kinds include `malformed` and
+/// `limitExceeded`: declared once here for every such reader, so that each error type declares
+/// only the kinds of its own (`PropertyListError`, `KeyedArchiveError`, `TypedStreamError`,
+/// `NIBArchiveError`, `BookmarkError`, `ModelError`).
+public protocol InputError: CodedError {}
+
+/// An error of a reader whose input can end too soon, so its kinds also include `truncated`
+/// (`PropertyListError`, `TypedStreamError`, `NIBArchiveError`, `BookmarkError`).
+public protocol TruncatableInputError: InputError {}
+
+extension ErrorCode where Domain: InputError {
+    /// The input breaks a rule of its format (an offset, reference, count, type or name that
+    /// cannot be); the message says which.
+    public static var malformed: Self { Self() }
+
+    /// A configured limit was reached (depth, count, size); the reader's options name it.
+    public static var limitExceeded: Self { Self() }
+}
+
+extension ErrorCode where Domain: TruncatableInputError {
+    /// The input ends before the structure it announces.
+    public static var truncated: Self { Self() }
 }
