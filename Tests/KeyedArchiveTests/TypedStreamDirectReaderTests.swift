@@ -85,6 +85,8 @@ struct TypedStreamDirectReaderTests {
             F.color(kind: 1, components: [0.2, 0.9960784316, 0.4, 1]), F.color(kind: 2, components: [1, 0, 0, 0.5]),
             F.color(kind: 3, components: [0.5, 1]), F.color(kind: 4, components: [0.25, 0.75]),
             F.color(kind: 5, components: [0.1, 0.2, 0.3, 0.4, 1]),
+            F.color(kind: 2, components: [.nan, -.infinity, -0.0, 0.333333343]), F.color(kind: 1, components: [0.2, 0.2, 0.2, 1]),
+            F.color(kind: 5, components: [1e-30, 123456.79, 0.1, 0.7, 0.5]), F.color(kind: 3, components: [1, 1]),
         ]
         return F.array(elements, mutable: true)
     }

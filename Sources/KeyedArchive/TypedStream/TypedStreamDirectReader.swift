@@ -573,6 +573,54 @@ struct TypedStreamDirectReader {
         return .array(values)
     }
 
+    /// A color's components as `TypedStreamKeyedArchiver.componentText` writes them, and each
+    /// written component read back as `ArchivedColorDecoder.numbers` reads it (nil when one
+    /// does not read): each component's text and value worked out once per value, as colors
+    /// share a few values.
+    func colorText(_ components: [Double], cache: inout [UInt64: (text: [UInt8], value: Double?)]) -> (Data, [Double]?) {
+        var shown = components[...]
+        if shown.count > 1, shown.last == 1 { shown.removeLast() }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(shown.count * 13)
+        var values: [Double]? = []
+        values?.reserveCapacity(shown.count)
+        for (i, component) in shown.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: " ")) }
+            let entry: (text: [UInt8], value: Double?)
+            if let known = cache[component.bitPattern] {
+                entry = known
+            } else {
+                var text: [UInt8] = []
+                TypedStreamKeyedArchiver.appendTenDigits(component, to: &text)
+                entry = (text, Double(String(decoding: text, as: UTF8.self)))
+                cache[component.bitPattern] = entry
+            }
+            bytes.append(contentsOf: entry.text)
+            if let value = entry.value { values?.append(value) } else { values = nil }
+        }
+        bytes.append(0)
+        return (Data(bytes), values)
+    }
+
+    /// What `ArchivedColorDecoder.decode` gives for an NSColor of `kind` whose components
+    /// read back as `values` (as many as `colorText` wrote).
+    static func color(kind: Int64, _ values: [Double]) -> ArchivedColor? {
+        if kind == 1 || kind == 2, values.count >= 3 {
+            return ArchivedColor(red: values[0], green: values[1], blue: values[2], alpha: values.count > 3 ? values[3] : 1,
+                                 space: kind == 1 ? .calibratedRGB : .deviceRGB)
+        }
+        if kind == 3 || kind == 4, let w = values.first {
+            return ArchivedColor(red: w, green: w, blue: w, alpha: values.count > 1 ? values[1] : 1,
+                                 space: kind == 3 ? .calibratedWhite : .deviceWhite, white: w)
+        }
+        if kind == 5, values.count >= 4 {
+            let (c, m, y, k) = (values[0], values[1], values[2], values[3])
+            return ArchivedColor(red: (1 - c) * (1 - k), green: (1 - m) * (1 - k), blue: (1 - y) * (1 - k),
+                                 alpha: values.count > 4 ? values[4] : 1, space: .cmyk)
+        }
+        return nil
+    }
+
     /// The builder's objects, class descriptions and walk, from what was read.
     func assemble(header: TypedStreamHeader, root: Int32, options: KeyedArchiveReadOptions) -> KeyedArchive? {
         let count = objects.count
@@ -584,6 +632,7 @@ struct TypedStreamDirectReader {
         var total = count + 1
         var uidsByChain: [[String]: Int] = [:]
         var uidsByClass = [Int?](repeating: nil, count: classes.count)
+        var componentTexts: [UInt64: (text: [UInt8], value: Double?)] = [:]
         func classUID(_ index: Int) -> Int {
             if let known = uidsByClass[index] { return known }
             let chain = self.chain(ofClass: index)
@@ -625,11 +674,18 @@ struct TypedStreamDirectReader {
                     ArchivedField(key: "NS.keys", value: references(keys)), ArchivedField(key: "NS.objects", value: references(values)),
                 ]))
             case .color(let classIndex, let kind, let components):
+                let uid = classUID(classIndex)
                 let key = kind <= 2 ? "NSRGB" : kind <= 4 ? "NSWhite" : "NSCMYK"
-                built.append(.object(classUID: classUID(classIndex), fields: [
+                let (text, values) = colorText(components, cache: &componentTexts)
+                let fields = [
                     ArchivedField(key: "NSColorSpace", value: .inline(.integer(PropertyListInteger(kind)))),
-                    ArchivedField(key: key, value: .inline(.data(TypedStreamKeyedArchiver.componentText(components)))),
-                ]))
+                    ArchivedField(key: key, value: .inline(.data(text))),
+                ]
+                if classTable[uid]?.decoderName == "NSColor", let values, let color = Self.color(kind: kind, values) {
+                    built.append(.decoded(classUID: uid, fields: fields, content: .color(color)))
+                } else {
+                    built.append(.object(classUID: uid, fields: fields))
+                }
             }
         }
         guard total <= options.propertyList.maximumObjectCount else { return nil }

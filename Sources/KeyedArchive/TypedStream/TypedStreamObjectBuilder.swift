@@ -39,6 +39,9 @@ struct TypedStreamObjectBuilder {
     enum Built {
         case inline(PropertyListValue)
         case object(classUID: Int, fields: [ArchivedField])
+        /// An object whose content was decoded as it was read, to what its content decoder
+        /// gives for `fields` (`TypedStreamDirectReader`'s colors).
+        case decoded(classUID: Int, fields: [ArchivedField], content: ArchivedContent)
     }
 
     /// The archive `KeyedArchive(typedStream:options:)` gives, or nil where this gives up.
@@ -140,6 +143,9 @@ struct TypedStreamObjectBuilder {
             case .date(let d): return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .date(d))
             default: return nil
             }
+        case .decoded(let classUID, let fields, let content):
+            guard let known = classes[classUID] else { return nil }
+            return ArchivedObject(uid: uid, archivedClass: known.archivedClass, fields: fields, content: content)
         case .object(let classUID, let fields):
             guard let known = classes[classUID] else { return nil }
             var object = ArchivedObject(uid: uid, archivedClass: known.archivedClass, fields: fields, content: .object)
