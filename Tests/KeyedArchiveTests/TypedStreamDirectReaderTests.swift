@@ -134,7 +134,7 @@ struct TypedStreamDirectReaderTests {
         }
         #expect(read == 0, "a prefix of the stream read")
         for offset in 13..<data.count {
-            for replacement: UInt8 in [0x00, 0x7F, 0x81, 0x84, 0x85, 0xFF] where data[offset] != replacement {
+            for replacement: UInt8 in [0x00, 0x85, 0xFF] where data[offset] != replacement {
                 var changed = data
                 changed[offset] = replacement
                 try Self.expectSameOrGivesUp(changed, "byte \(offset) = \(replacement)")
@@ -181,15 +181,20 @@ struct TypedStreamDirectReaderTests {
     /// takes, it reads as the ordinary path does.
     @Test func corpusStreamsAndFixturesReadDirectlyTheSameOrAreLeftToTheOrdinaryPath() throws {
         let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        var files = try FileManager.default.contentsOfDirectory(at: repo.appendingPathComponent("Fixtures/typedstream"), includingPropertiesForKeys: nil)
-        let corpus = repo.deletingLastPathComponent().appendingPathComponent("shared/corpus/typedstream")
-        if let index = try? String(contentsOf: corpus.appendingPathComponent("INDEX.tsv"), encoding: .utf8) {
-            let paths = index.split(separator: "\n").dropFirst().compactMap { $0.split(separator: "\t").first.map(String.init) }
-            #expect(!paths.isEmpty, "INDEX.tsv lists no stream")
-            files += paths.map { corpus.appendingPathComponent($0) }
-        }
-        for file in files {
+        let fixtures = try FileManager.default.contentsOfDirectory(at: repo.appendingPathComponent("Fixtures/typedstream"), includingPropertiesForKeys: nil)
+        for file in fixtures {
             try Self.expectSameOrGivesUp(try Data(contentsOf: file), file.lastPathComponent)
         }
+        let corpus = repo.deletingLastPathComponent().appendingPathComponent("shared/corpus/typedstream")
+        guard let index = try? String(contentsOf: corpus.appendingPathComponent("INDEX.tsv"), encoding: .utf8) else { return }
+        let paths = index.split(separator: "\n").dropFirst().compactMap { $0.split(separator: "\t").first.map(String.init) }
+        #expect(!paths.isEmpty, "INDEX.tsv lists no stream")
+        var taken = 0
+        for path in paths where try Self.expectSameOrGivesUp(try Data(contentsOf: corpus.appendingPathComponent(path)), path) {
+            taken += 1
+        }
+        // Real streams of value classes (the help indexes) are among them: the direct path is
+        // held to the ordinary one on real data, not only on generated streams.
+        #expect(taken > 0, "the direct reader took none of the corpus's streams")
     }
 }
