@@ -51,6 +51,9 @@ public struct ArchiveUnarchiver: Sendable {
         public var objectTable: KeyedArchiveObjectTable?
         /// The decoded archive, when it was decoded.
         public var archive: KeyedArchive?
+        /// A typedstream read straight from its bytes for its JSON
+        /// (`KeyedArchive.typedStreamForJSON`), kept as the others are.
+        var typedStreamArchive: KeyedArchive? = nil
     }
 
     /// The root's payload as JSON, with `options`' spellings.
@@ -64,6 +67,14 @@ public struct ArchiveUnarchiver: Sendable {
         if let table, allowList.map({ AllowListChecker(allowList: $0).acceptedReport(table.index) != nil }) ?? true,
            let json = mapper.json(of: table, options: options) {
             return Unarchived(value: json, objectTable: table)
+        }
+        // A typedstream of value classes, read straight from its bytes; anything that reader
+        // does not take, a refused class or a mapping error is left to the ordinary path, which
+        // reports it.
+        if let archive = KeyedArchive.typedStreamForJSON(data, options: readOptions),
+           allowList.map({ AllowListChecker(allowList: $0).check(archive).classesAccepted }) ?? true,
+           let json = try? mapper.json(of: archive, options: options) {
+            return Unarchived(value: json, typedStreamArchive: archive)
         }
         let archive = try checked(data)
         do {

@@ -50,9 +50,12 @@ public struct KeyedArchiveInspection: Sendable {
         public let objectTable: KeyedArchiveObjectTable?
         /// The decoded archive; nil until it is needed when the object table was read.
         public fileprivate(set) var archive: KeyedArchive?
+        /// A typedstream read straight from its bytes for its compact JSON
+        /// (`KeyedArchive.typedStreamForJSON`), which holds no more than the JSON needs.
+        var typedStreamArchive: KeyedArchive? = nil
 
         /// The archive's `$top` keys.
-        public var topKeys: [String] { objectTable?.top.map(\.key) ?? archive?.top.map(\.key) ?? [] }
+        public var topKeys: [String] { objectTable?.top.map(\.key) ?? typedStreamArchive?.top.map(\.key) ?? archive?.top.map(\.key) ?? [] }
     }
 
     /// Why `write` stopped.
@@ -64,11 +67,15 @@ public struct KeyedArchiveInspection: Sendable {
         case writing(PropertyListError)
     }
 
-    /// Reads `data` as this inspection needs it: for JSON, the object table when it reads;
-    /// otherwise the decoded archive.
+    /// Reads `data` as this inspection needs it: for JSON, the object table when it reads, and
+    /// for the compact JSON of a typedstream, its objects read straight from the stream when
+    /// that reader takes it; otherwise the decoded archive.
     ///
     /// - Throws: `KeyedArchiveError` when the bytes are no archive this reads.
     public func read(_ data: Data) throws(KeyedArchiveError) -> Read {
+        if format == .json, omitsDefaultMembers, let archive = KeyedArchive.typedStreamForJSON(data, options: readOptions) {
+            return Read(data: data, objectTable: nil, archive: nil, typedStreamArchive: archive)
+        }
         let table = format == .json ? KeyedArchiveObjectTable(data: data, options: readOptions) : nil
         let archive = table == nil ? try KeyedArchive(data: data, options: readOptions) : nil
         return Read(data: data, objectTable: table, archive: archive)
@@ -86,6 +93,7 @@ public struct KeyedArchiveInspection: Sendable {
             let exporter = KeyedArchiveJSONExporter(nested: nested, prettyPrinted: prettyPrinted, omitsDefaultMembers: omitsDefaultMembers)
             do throws(PropertyListError) {
                 if let table = read.objectTable, try exporter.write(table, to: emit) { return }
+                if let archive = read.typedStreamArchive { return try exporter.write(archive, to: emit) }
             } catch {
                 throw .writing(error)
             }

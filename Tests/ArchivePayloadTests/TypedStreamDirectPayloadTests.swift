@@ -97,3 +97,90 @@ enum TypedStreamDirectPayloadCorpus {
         return text.split(separator: "\n").dropFirst().compactMap { $0.split(separator: "\t").first.map(String.init) }
     }()
 }
+
+/// `ArchiveUnarchiver.json`, which reads a typedstream of Foundation's value classes straight
+/// from its bytes (`KeyedArchive.typedStreamForJSON`), gives the bytes the mapper gives for the
+/// archive `KeyedArchive(data:)` decodes, with and without the allow-list check, and refuses
+/// what that path refuses.
+struct TypedStreamDirectUnarchiveTests {
+    typealias F = FoundationTypedStreamObjects
+
+    static func records(_ count: Int, order: TypedStreamWriter.Order) -> Data {
+        let keys = ["title", "rating", "updated", "color", "note"].map { F.string($0) }
+        var elements: [TypedStreamObjectSpec?] = []
+        for i in 0..<count {
+            elements.append(F.dictionary([
+                (keys[0], F.mutableString("Record \(i) / \"q\" é")),
+                (keys[1], F.double(Double(i) / 7)),
+                (keys[2], F.date(700_000_000 + Double(i) * 37.25)),
+                (keys[3], F.color(kind: i % 2 == 0 ? 1 : 4, components: i % 2 == 0 ? [0.25, 0.5, Float(i) / 30, 1] : [0.5, 0.25])),
+                (keys[4], F.data((0..<(i * 40)).map { UInt8(truncatingIfNeeded: $0 &* 7) }, mutable: i % 3 == 0)),
+                (F.string("flag"), F.bool(i % 2 == 0)),
+                (F.string("empty"), i % 4 == 0 ? nil : F.array([])),
+            ], mutable: true))
+        }
+        var writer = TypedStreamWriter(byteOrder: order)
+        writer.writeRoot(F.array(elements, mutable: true))
+        return writer.data
+    }
+
+    static func expectSameJSON(_ data: Data, _ unarchiver: ArchiveUnarchiver, _ label: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(KeyedArchive.typedStreamForJSON(data, options: unarchiver.readOptions) != nil, "\(label): the direct reader gave up",
+                sourceLocation: sourceLocation)
+        for options in [JSONWriteOptions(), JSONWriteOptions(outputFormatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])] {
+            let direct = Result { try unarchiver.json(of: data, options: options).value }
+            var mapping = unarchiver.payloadOptions
+            mapping.target = .json
+            let ordinary = Result { () throws -> Data in
+                let archive = try KeyedArchive(data: data, options: unarchiver.readOptions)
+                if let list = unarchiver.allowList {
+                    let report = AllowListChecker(allowList: list).check(archive)
+                    guard report.classesAccepted else { throw PayloadError(.cycle, "refused") }
+                }
+                return try PayloadMapper(options: mapping).json(of: archive, options: options)
+            }
+            switch (direct, ordinary) {
+            case (.success(let x), .success(let y)):
+                #expect(x == y, "\(label)", sourceLocation: sourceLocation)
+            case (.failure, .failure):
+                break
+            default:
+                Issue.record("\(label): one path gave JSON and the other did not", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test(arguments: [TypedStreamWriter.Order.little, .big])
+    func recordsGiveTheSameJSONReadDirectlyAsDecoded(order: TypedStreamWriter.Order) throws {
+        let data = Self.records(24, order: order)
+        try Self.expectSameJSON(data, ArchiveUnarchiver(allowList: nil), "no check, \(order)")
+        try Self.expectSameJSON(data, ArchiveUnarchiver(allowList: .transformerDefault(adding: ["NSColor"])), "NSColor allowed, \(order)")
+        var keeping = ArchiveUnarchiver(allowList: nil)
+        keeping.payloadOptions.keepsClassNames = true
+        try Self.expectSameJSON(data, keeping, "class names kept, \(order)")
+    }
+
+    @Test func aRefusedClassIsRefusedAsTheDecodedPathRefusesIt() throws {
+        let data = Self.records(3, order: .little)
+        let unarchiver = ArchiveUnarchiver(allowList: .transformerDefault)
+        #expect(throws: ArchiveUnarchiver.Failure.self) { try unarchiver.json(of: data) }
+        do {
+            _ = try unarchiver.json(of: data)
+        } catch {
+            guard case .refused(let report) = error else {
+                Issue.record("not a refusal: \(error)")
+                return
+            }
+            #expect(report.violations.map(\.className) == ["NSColor", "NSColor", "NSColor"])
+        }
+    }
+
+    @Test func aDepthLimitStopsTheDirectPathAsItStopsTheDecodedOne() throws {
+        // A depth limit below the records' nesting: the mapping error of the decoded path.
+        let data = Self.records(4, order: .little)
+        var shallow = ArchiveUnarchiver(allowList: nil)
+        shallow.payloadOptions.maximumDepth = 2
+        try Self.expectSameJSON(data, shallow, "maximum depth 2")
+    }
+}

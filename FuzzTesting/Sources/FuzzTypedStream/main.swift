@@ -5,7 +5,9 @@ import FuzzDriver
 import KeyedArchive
 import TypedStream
 
-/// libFuzzer entry point: bytes → `TypedStream(data:)` with the default limits; when they read,
+/// libFuzzer entry point: bytes → the compact inspect JSON and the unarchive JSON, as the direct
+/// read of a stream of value classes gives them, held to the decoded archive's; then
+/// `TypedStream(data:)` with the default limits; when they read,
 /// the keyed archive of the same objects (`KeyedArchive(typedStream:)`, held to the one its keyed
 /// form gives, `KeyedArchive(keyedFormOf:)`), what `inspect` does
 /// with it (tree, JSON, DOT), the allow-list check, the payload and the keyed rewrite read back.
@@ -18,6 +20,28 @@ public func fuzzTypedStream(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CIn
         // The first byte picks the byte order; the rest follow a version-1000 header.
         let big = data.first.map { $0 & 1 == 1 } ?? false
         data = Data([4, 11] + Array((big ? "typedstream" : "streamtyped").utf8) + (big ? [0x81, 0x03, 0xE8] : [0x81, 0xE8, 0x03])) + data.dropFirst()
+    }
+    // What `inspect --format json` and `unarchive --to json` write, which read a stream of
+    // Foundation's value classes straight from its bytes (`TypedStreamDirectReader`), held to
+    // the JSON of the archive `KeyedArchive(data:)` decodes: the same bytes, or both failing.
+    let ordinary = try? KeyedArchive(data: data)
+    if let inspection = KeyedArchiveInspection(format: .json) {
+        var inspected: Data?
+        if var read = try? inspection.read(data) {
+            var out = Data()
+            if (try? inspection.write(&read) { out.append(contentsOf: $0) }) != nil { inspected = out }
+        }
+        var decoded: Data?
+        if let ordinary {
+            var out = Data()
+            let exporter = KeyedArchiveJSONExporter(prettyPrinted: false, omitsDefaultMembers: true)
+            if (try? exporter.write(ordinary) { out.append(contentsOf: $0) }) != nil { decoded = out }
+        }
+        if inspected != decoded { fatalError("inspect's JSON of a typedstream is not the JSON of its decoded archive") }
+    }
+    let unarchived = try? ArchiveUnarchiver(allowList: nil).json(of: data).value
+    if unarchived != ordinary.flatMap({ try? PayloadMapper().json(of: $0) }) {
+        fatalError("unarchive's JSON of a typedstream is not the payload of its decoded archive")
     }
     guard let stream = try? TypedStream(data: data) else { return 0 }
     _ = stream.classCounts

@@ -27,10 +27,7 @@ struct TypedStreamObjectBuilder {
     let options: KeyedArchiveReadOptions
     var archiver: TypedStreamKeyedArchiver
     /// The class of each class description, by its UID.
-    var classes: [Int: (archivedClass: ArchivedClass, decoder: ArchivedContentDecoder.Decoder?, decoderName: String?)] = [:]
-    /// What the content decoders are given for the keyed form's objects: none, since no
-    /// decoder that is run here looks one up.
-    let noObjects = RawObjects([])
+    var classes: ClassTable = [:]
 
     init(stream: TypedStream, options: KeyedArchiveReadOptions) {
         self.stream = stream
@@ -42,6 +39,9 @@ struct TypedStreamObjectBuilder {
     enum Built {
         case inline(PropertyListValue)
         case object(classUID: Int, fields: [ArchivedField])
+        /// An object whose content was decoded as it was read, to what its content decoder
+        /// gives for `fields` (`TypedStreamDirectReader`'s colors).
+        case decoded(classUID: Int, fields: [ArchivedField], content: ArchivedContent)
     }
 
     /// The archive `KeyedArchive(typedStream:options:)` gives, or nil where this gives up.
@@ -84,8 +84,24 @@ struct TypedStreamObjectBuilder {
         let total = archiver.objects.count
         guard total <= options.propertyList.maximumObjectCount else { return nil }
         let top = topEntries.map { ArchivedField(key: $0.0, value: Self.field($0.1)) }
+        guard let objects = Self.reachableObjects(built, top: top, classes: classes, total: total, options: options) else { return nil }
+        var archive = KeyedArchive(archiver: "NSArchiver", version: stream.header.systemVersion, top: top,
+                                   root: KeyedArchiveDecoding.root(of: top, preferring: options.topKey), objects: objects, plist: .null)
+        archive.plistSource = PlistSource(keyedFormOf: stream)
+        archive.typedStream = stream
+        return archive
+    }
 
-        // `KeyedArchiveDecoding.decodeReachable`: the same walk, the same depth.
+    /// The class of each class description, by its UID, as `classes` holds it.
+    typealias ClassTable = [Int: (archivedClass: ArchivedClass, decoder: ArchivedContentDecoder.Decoder?, decoderName: String?)]
+
+    /// `KeyedArchiveDecoding.decodeReachable` of the keyed form whose stream objects are
+    /// `built` (object *n* at UID *n* + 1), whose class descriptions are `classes` and whose
+    /// `$objects` has `total` entries: the same walk from `top`, the same depth; nil where it
+    /// gives up. `TypedStreamDirectReader` ends with it too.
+    static func reachableObjects(_ built: [Built], top: [ArchivedField], classes: ClassTable, total: Int,
+                                 options: KeyedArchiveReadOptions) -> [ArchivedObject?]? {
+        let count = built.count
         var objects = [ArchivedObject?](unsafeUninitializedCapacity: total) { buffer, initialized in
             buffer.initialize(repeating: nil)
             initialized = buffer.count
@@ -101,26 +117,23 @@ struct TypedStreamObjectBuilder {
         }
         for f in top.reversed() { push(f.value, depth: 0, into: &pending) }
         var visited = [Bool](repeating: false, count: total)
+        let noObjects = RawObjects([])
         while let (uid, depth) = pending.popLast() {
             guard !visited[uid] else { continue }
             visited[uid] = true
             // Past the depth limit, and any reference to what is not a stream object (a class
             // description): the decoder's own path says what it is.
             guard depth < options.maximumDepth, uid >= 1, uid <= count else { return nil }
-            guard let object = decodedObject(uid, built[uid - 1]) else { return nil }
+            guard let object = decodedObject(uid, built[uid - 1], classes: classes, noObjects: noObjects) else { return nil }
             for i in object.fields.indices.reversed() { push(object.fields[i].value, depth: depth + 1, into: &pending) }
             objects[uid] = object
         }
-        var archive = KeyedArchive(archiver: "NSArchiver", version: stream.header.systemVersion, top: top,
-                                   root: KeyedArchiveDecoding.root(of: top, preferring: options.topKey), objects: objects, plist: .null)
-        archive.plistSource = PlistSource(keyedFormOf: stream)
-        archive.typedStream = stream
-        return archive
+        return objects
     }
 
     /// `KeyedArchiveDecoding.decodeObject` of the object's keyed form; nil where its content
     /// decoder would read another object's keyed form.
-    func decodedObject(_ uid: Int, _ built: Built) -> ArchivedObject? {
+    static func decodedObject(_ uid: Int, _ built: Built, classes: ClassTable, noObjects: RawObjects) -> ArchivedObject? {
         switch built {
         case .inline(let value):
             switch value {
@@ -130,6 +143,9 @@ struct TypedStreamObjectBuilder {
             case .date(let d): return ArchivedObject(uid: uid, archivedClass: nil, fields: [], content: .date(d))
             default: return nil
             }
+        case .decoded(let classUID, let fields, let content):
+            guard let known = classes[classUID] else { return nil }
+            return ArchivedObject(uid: uid, archivedClass: known.archivedClass, fields: fields, content: content)
         case .object(let classUID, let fields):
             guard let known = classes[classUID] else { return nil }
             var object = ArchivedObject(uid: uid, archivedClass: known.archivedClass, fields: fields, content: .object)

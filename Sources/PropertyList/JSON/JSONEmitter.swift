@@ -282,6 +282,9 @@ public struct JSONEmitter: ~Copyable {
     }
 
     /// Standard base64 with padding and no line breaks, `/` escaped like any string's.
+    ///
+    /// Written through a pointer into the reserved output, four characters at a time: the
+    /// data of an archive (a typedstream's notes, images) is most of its JSON.
     private mutating func appendBase64(_ data: Data) {
         let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
         let table = alphabet.utf8Start
@@ -289,30 +292,46 @@ public struct JSONEmitter: ~Copyable {
         // At most two bytes per character (an escaped slash) plus the padding.
         let (groups, _) = ((data.count + 2) / 3).multipliedReportingOverflow(by: 8)
         out.reserve(groups)
-        data.withUnsafeBytes { raw in
-            var i = 0
+        let start = out.base + out.count
+        let written = data.withUnsafeBytes { raw -> Int in
+            guard let source = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
             let n = raw.count
+            var d = start
             @inline(__always)
-            func emit(_ v: UInt32, _ out: inout OutputBuffer) {
-                let c = table[Int(v & 0x3F)]
-                if c == UInt8(ascii: "/"), escapes { out.appendUnchecked(UInt8(ascii: "\\")) }
-                out.appendUnchecked(c)
+            func emit(_ c: UInt8) {
+                if c == UInt8(ascii: "/"), escapes {
+                    d[0] = UInt8(ascii: "\\")
+                    d += 1
+                }
+                d[0] = c
+                d += 1
             }
+            var i = 0
             while i + 3 <= n {
-                let v = UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8 | UInt32(raw[i + 2])
-                emit(v >> 18, &out); emit(v >> 12, &out); emit(v >> 6, &out); emit(v, &out)
+                let v = UInt32(source[i]) << 16 | UInt32(source[i + 1]) << 8 | UInt32(source[i + 2])
+                let c0 = table[Int(v >> 18)], c1 = table[Int(v >> 12 & 0x3F)], c2 = table[Int(v >> 6 & 0x3F)], c3 = table[Int(v & 0x3F)]
+                if escapes, c0 == UInt8(ascii: "/") || c1 == UInt8(ascii: "/") || c2 == UInt8(ascii: "/") || c3 == UInt8(ascii: "/") {
+                    emit(c0); emit(c1); emit(c2); emit(c3)
+                } else {
+                    d[0] = c0; d[1] = c1; d[2] = c2; d[3] = c3
+                    d += 4
+                }
                 i += 3
             }
             if n - i == 1 {
-                let v = UInt32(raw[i]) << 16
-                emit(v >> 18, &out); emit(v >> 12, &out)
-                out.appendUnchecked(UInt8(ascii: "=")); out.appendUnchecked(UInt8(ascii: "="))
+                let v = UInt32(source[i]) << 16
+                emit(table[Int(v >> 18)]); emit(table[Int(v >> 12 & 0x3F)])
+                d[0] = UInt8(ascii: "="); d[1] = UInt8(ascii: "=")
+                d += 2
             } else if n - i == 2 {
-                let v = UInt32(raw[i]) << 16 | UInt32(raw[i + 1]) << 8
-                emit(v >> 18, &out); emit(v >> 12, &out); emit(v >> 6, &out)
-                out.appendUnchecked(UInt8(ascii: "="))
+                let v = UInt32(source[i]) << 16 | UInt32(source[i + 1]) << 8
+                emit(table[Int(v >> 18)]); emit(table[Int(v >> 12 & 0x3F)]); emit(table[Int(v >> 6 & 0x3F)])
+                d[0] = UInt8(ascii: "=")
+                d += 1
             }
+            return d - start
         }
+        out.count += written
     }
 
     // MARK: Strings
