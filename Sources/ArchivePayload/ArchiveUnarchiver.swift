@@ -60,14 +60,51 @@ public struct ArchiveUnarchiver: Sendable {
     ///
     /// - Throws: `Failure`: decoding, a refusal, mapping, or writing.
     public func json(of data: Data, options: JSONWriteOptions = .init()) throws(Failure) -> Unarchived<Data> {
-        var mapping = payloadOptions
-        mapping.target = .json
-        let mapper = PayloadMapper(options: mapping)
+        let mapper = jsonMapper
         let table = KeyedArchiveObjectTable(data: data, options: readOptions)
-        if let table, allowList.map({ AllowListChecker(allowList: $0).acceptedReport(table.index) != nil }) ?? true,
-           let json = mapper.json(of: table, options: options) {
+        if let table, accepts(table), let json = mapper.json(of: table, options: options) {
             return Unarchived(value: json, objectTable: table)
         }
+        return try decodedJSON(of: data, options: options, mapper: mapper)
+    }
+
+    /// The root's payload as JSON, as `json(of:options:)` gives it, handed to `drain` a chunk
+    /// of about `chunkSize` bytes at a time as the archive's object table is walked, so that it
+    /// is never held whole: the value is then nil. An archive the walk does not take is decoded
+    /// and its JSON given whole; should the walk give up after handing chunks on, `restart` is
+    /// called first, for the caller to drop them.
+    ///
+    /// - Throws: `Failure`, as `json(of:options:)` throws it.
+    public func json(of data: Data, options: JSONWriteOptions = .init(), chunkSize: Int = 1 << 20,
+                     drain: (UnsafeRawBufferPointer) -> Void, restart: () -> Void) throws(Failure) -> Unarchived<Data?> {
+        let mapper = jsonMapper
+        let table = KeyedArchiveObjectTable(data: data, options: readOptions)
+        if let table, accepts(table) {
+            var handedOn = false
+            if mapper.writeJSON(of: table, options: options, chunkSize: chunkSize, to: { handedOn = true; drain($0) }) {
+                return Unarchived(value: nil, objectTable: table)
+            }
+            if handedOn { restart() }
+        }
+        let whole = try decodedJSON(of: data, options: options, mapper: mapper)
+        return Unarchived(value: whole.value, archive: whole.archive, typedStreamArchive: whole.typedStreamArchive)
+    }
+
+    /// The mapper of the JSON payload.
+    var jsonMapper: PayloadMapper {
+        var mapping = payloadOptions
+        mapping.target = .json
+        return PayloadMapper(options: mapping)
+    }
+
+    /// Whether every object of `table` passes the check, when there is one.
+    func accepts(_ table: KeyedArchiveObjectTable) -> Bool {
+        allowList.map { AllowListChecker(allowList: $0).acceptedReport(table.index) != nil } ?? true
+    }
+
+    /// The JSON of what the table walk does not take: a typedstream of value classes read
+    /// straight from its bytes, or else the decoded archive.
+    func decodedJSON(of data: Data, options: JSONWriteOptions, mapper: PayloadMapper) throws(Failure) -> Unarchived<Data> {
         // A typedstream of value classes, read straight from its bytes; anything that reader
         // does not take, a refused class or a mapping error is left to the ordinary path, which
         // reports it.

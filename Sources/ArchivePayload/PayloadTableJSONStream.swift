@@ -11,18 +11,43 @@ extension PayloadMapper {
     /// the walk meets anything the ordinary one reports (a cycle, a limit, a key that is not a
     /// string): the caller then decodes the archive and writes it the ordinary way.
     public func json(of table: KeyedArchiveObjectTable, options jsonOptions: JSONWriteOptions = .init()) -> Data? {
-        guard case .object(let root)? = table.root else { return nil }
+        var written: Data?
+        _ = writeJSON(of: table, options: jsonOptions, capacity: min(table.count, 1 << 24) * 24 + 4096, drain: nil) { written = $0 }
+        return written
+    }
+
+    /// Writes the JSON `json(of:options:)` gives to `drain` a chunk of about `chunkSize` bytes
+    /// at a time, as the table is walked, so that it is never held whole. Returns false when
+    /// the walk does not take the archive (see `json(of:options:)`), which it may find after
+    /// some chunks were handed on: the caller must then drop them.
+    public func writeJSON(of table: KeyedArchiveObjectTable, options jsonOptions: JSONWriteOptions = .init(), chunkSize: Int = 1 << 20,
+                          to drain: (UnsafeRawBufferPointer) -> Void) -> Bool {
+        withoutActuallyEscaping(drain) { drain in
+            writeJSON(of: table, options: jsonOptions, capacity: chunkSize + 64 << 10, chunkSize: chunkSize, drain: drain) { _ in }
+        }
+    }
+
+    /// The walk of `json(of:options:)` and `writeJSON(of:options:chunkSize:to:)`: the output
+    /// handed to `drain` as it passes `chunkSize`, or without a drain given whole to `finished`.
+    func writeJSON(of table: KeyedArchiveObjectTable, options jsonOptions: JSONWriteOptions, capacity: Int, chunkSize: Int = 1 << 20,
+                   drain: ((UnsafeRawBufferPointer) -> Void)?, finished: (Data) -> Void) -> Bool {
+        guard case .object(let root)? = table.root else { return false }
         var mapping = options
         mapping.target = .json
-        return table.withReader { reader -> Data? in
-            var stream = TableJSONStream(options: mapping, objectCount: table.count)
-            var emitter = JSONEmitter(options: jsonOptions, capacity: min(table.count, 1 << 24) * 24 + 4096)
+        return table.withReader { reader -> Bool in
+            var stream = TableJSONStream(options: mapping, objectCount: table.count, chunkSize: chunkSize, drain: drain)
+            var emitter = JSONEmitter(options: jsonOptions, capacity: capacity)
             do throws(TableJSONStream.Stop) {
                 try stream.writeReference(root, depth: 0, level: 0, reader: &reader, into: &emitter)
             } catch {
-                return nil
+                return false
             }
-            return emitter.data()
+            if let drain {
+                emitter.out.drain(drain)
+            } else {
+                finished(emitter.data())
+            }
+            return true
         }
     }
 
@@ -42,17 +67,30 @@ extension PayloadMapper {
         var path: [String] = []
         /// `Walk.produced`.
         var produced = 0
-        /// The keys of the last dictionary written, by their UIDs: where each was written as a
-        /// JSON key (the string and the colon) in the output, which is never handed on before
-        /// the end, and the writing order when keys are sorted.
+        /// The keys of the last dictionary written, by their UIDs: each as written as a JSON key
+        /// (the string and the colon), kept apart from the output (which may have been handed
+        /// on since) in `lastKeyBytes` at `lastKeyTexts`, and the writing order when keys are
+        /// sorted.
         var lastKeyUIDs: [UInt32] = []
+        var lastKeyBytes: [UInt8] = []
         var lastKeyTexts: [Range<Int>] = []
         var lastKeyOrder: [Int] = []
+        /// Where the output goes once it passes `chunkSize` bytes; nil keeps it all.
+        let drain: ((UnsafeRawBufferPointer) -> Void)?
+        let chunkSize: Int
 
-        init(options: PayloadOptions, objectCount: Int) {
+        init(options: PayloadOptions, objectCount: Int, chunkSize: Int = 1 << 20, drain: ((UnsafeRawBufferPointer) -> Void)? = nil) {
             self.options = options
+            self.chunkSize = chunkSize
+            self.drain = drain
             ancestors = [Bool](repeating: false, count: objectCount)
             if options.breaksCycles { depthOnPath = [Int32](repeating: 0, count: objectCount) }
+        }
+
+        /// Hands the output on once it passes the chunk size.
+        @inline(__always)
+        func drainIfFull(_ e: inout JSONEmitter) {
+            if let drain, e.out.length >= chunkSize { e.out.drain(drain) }
         }
 
         /// `Walk.count`.
@@ -131,6 +169,7 @@ extension PayloadMapper {
                 if options.breaksCycles { path.append(String(i - range.lowerBound)) }
                 try writeReference(Int(uids[i]), depth: depth + 1, level: level + 1, reader: &reader, into: &e)
                 if options.breaksCycles { path.removeLast() }
+                drainIfFull(&e)
             }
             e.newline(level)
             e.out.append(UInt8(ascii: "]"))
@@ -154,9 +193,12 @@ extension PayloadMapper {
             var names: [String] = []
             var order: [Int] = []
             var texts: [Range<Int>] = []
+            // The dictionaries inside replace the last keys with their own: these stay here.
+            var keyBytes: [UInt8] = []
             if same {
                 order = lastKeyOrder
                 texts = lastKeyTexts
+                keyBytes = lastKeyBytes
             } else {
                 names = try keyNames(keys, reader: &reader)
                 if e.sortsKeys {
@@ -175,21 +217,25 @@ extension PayloadMapper {
                 if n > 0 { e.out.append(UInt8(ascii: ",")) }
                 e.newline(level + 1)
                 if same {
-                    e.out.appendCopy(of: texts[i])
+                    keyBytes.withUnsafeBytes { e.out.append(UnsafeRawBufferPointer(rebasing: $0[texts[i]])) }
                 } else {
                     let start = e.out.length
                     e.writeString(names[i])
                     e.writeColon()
-                    texts[i] = start..<e.out.length
+                    let from = keyBytes.count
+                    keyBytes.append(contentsOf: e.out.bytes(start..<e.out.length))
+                    texts[i] = from..<keyBytes.count
                 }
                 if options.breaksCycles { path.append(names[i]) }
                 try writeReference(Int(uids[values.lowerBound + i]), depth: depth + 1, level: level + 1, reader: &reader, into: &e)
                 if options.breaksCycles { path.removeLast() }
+                drainIfFull(&e)
             }
             e.newline(level)
             e.out.append(UInt8(ascii: "}"))
             if !same {
                 lastKeyUIDs = Array(uids[keys])
+                lastKeyBytes = keyBytes
                 lastKeyTexts = texts
                 lastKeyOrder = order
             }

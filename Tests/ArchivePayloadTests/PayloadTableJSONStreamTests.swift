@@ -18,7 +18,14 @@ enum PayloadTableReference {
         for (payloadName, payloadOptions) in PayloadJSONStream.payloadOptions {
             let mapper = PayloadMapper(options: payloadOptions)
             for (jsonName, jsonOptions) in PayloadJSONStream.jsonOptions {
-                guard let fromTable = mapper.json(of: table, options: jsonOptions) else { continue }
+                let fromTable = mapper.json(of: table, options: jsonOptions)
+                // The same walk handed on in chunks of a few bytes: the same bytes, or nothing.
+                var streamed = Data()
+                let streamTaken = mapper.writeJSON(of: table, options: jsonOptions, chunkSize: 7) { streamed.append(contentsOf: $0) }
+                if streamTaken != (fromTable != nil) || (streamTaken && streamed != fromTable) {
+                    differences.append("\(payloadName), \(jsonName), in chunks")
+                }
+                guard let fromTable else { continue }
                 if payloadName == "default", jsonName == "default" { taken = true }
                 if fromTable != (try? mapper.json(of: archive, options: jsonOptions)) { differences.append("\(payloadName), \(jsonName)") }
             }
@@ -66,6 +73,40 @@ enum PayloadTableReference {
         var u = KeyedArchiveBuilder()
         let url = u.url("item/1", base: u.url("https://example.com/"))
         #expect(try PayloadTableReference.compare(try KeyedArchiveWriter().write(u.archive(root: url))) == (false, []))
+    }
+
+    @Test func theUnarchiverHandsTheTablesJSONOnInChunksAndStartsAgainWhenTheWalkGivesUpPartWay() throws {
+        // Records the table walk writes, and after them a URL with its base, which it leaves
+        // to the decoder once some chunks were handed on.
+        func records(endingWithURL: Bool) throws -> Data {
+            var b = KeyedArchiveBuilder()
+            let keys = [b.string("name"), b.string("n")]
+            var items: [ArchivedValue] = []
+            for i in 0..<40 { items.append(b.dictionary(keys: keys, values: [b.string("item \(i)"), b.number(.integer(PropertyListInteger(i)))])) }
+            if endingWithURL { items.append(b.url("item/1", base: b.url("https://example.com/"))) }
+            // The root made before `archive` reads the builder.
+            let root = b.array(items)
+            return try KeyedArchiveWriter().write(b.archive(root: root))
+        }
+        let unarchiver = ArchiveUnarchiver(allowList: nil)
+        for walked in [true, false] {
+            let data = try records(endingWithURL: !walked)
+            let whole = try unarchiver.json(of: data).value
+            #expect(whole.count > 40 * 16)
+            var handedOn = Data()
+            var restarts = 0
+            let streamed = try unarchiver.json(of: data, chunkSize: 16, drain: { handedOn.append(contentsOf: $0) },
+                                               restart: { handedOn.removeAll(); restarts += 1 })
+            if walked {
+                #expect(streamed.value == nil && streamed.objectTable != nil)
+                #expect(handedOn == whole)
+                #expect(restarts == 0)
+            } else {
+                #expect(streamed.value == whole)
+                #expect(handedOn.isEmpty)
+                #expect(restarts == 1)
+            }
+        }
     }
 
     @Test func everyFixtureIsWrittenFromTheTableWithTheDecodedArchivesBytesOrLeftToIt() throws {

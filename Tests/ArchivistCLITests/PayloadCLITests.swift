@@ -87,6 +87,27 @@ import Testing
         #expect(r.err.contains("--allow UIColor"))
     }
 
+    @Test func unarchiveToJSONIntoAFileWritesWhatItWritesToStandardOutputAndNothingOnAFailure() throws {
+        // The object table's walk takes some of these and leaves others to the decoder (a URL
+        // with its base, classes it does not describe); into a file, its JSON is handed on as
+        // it is written.
+        for (name, flags) in [("legacy-string-array.bplist", []), ("relative-url.bplist", []), ("note-with-attachments.bplist", ["--break-cycles"]),
+                              ("user-details-nscoding.bplist", []), ("configuration-box-json.bplist", ["--sorted-keys", "--pretty"])] {
+            let out = ArchivistProcess.temporaryFile("payload.json")
+            let toFile = try ArchivistProcess.run(["unarchive", "--no-check"] + flags + [Self.archive(name), "--to", "json", "-o", out])
+            let toStandardOutput = try ArchivistProcess.run(["unarchive", "--no-check"] + flags + [Self.archive(name), "--to", "json"])
+            #expect(toFile.status == 0 && toStandardOutput.status == 0, "\(name): \(toFile.err)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == toStandardOutput.stdout, "\(name)")
+        }
+        // A refusal and a cycle leave no file.
+        for (name, flags) in [("uicolor-tint.bplist", [String]()), ("cycle-self-reference.bplist", ["--no-check"])] {
+            let out = ArchivistProcess.temporaryFile("refused.json")
+            let r = try ArchivistProcess.run(["unarchive"] + flags + [Self.archive(name), "--to", "json", "-o", out])
+            #expect(r.status == 1, "\(name)")
+            #expect(!FileManager.default.fileExists(atPath: out), "\(name)")
+        }
+    }
+
     @Test func unarchiveToJSONAndToBinaryDecodeIntoTheColorStruct() throws {
         let json = try ArchivistProcess.run(["unarchive", "--allow", "UIColor", Self.archive("uicolor-tint.bplist"), "--to", "json"])
         #expect(json.status == 0, "\(json.err)")

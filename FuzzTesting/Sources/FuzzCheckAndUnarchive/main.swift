@@ -40,8 +40,16 @@ public func fuzzCheckAndUnarchive(_ start: UnsafePointer<UInt8>?, _ count: Int) 
     }
     for expands in [false, true] {
         let mapper = PayloadMapper(options: PayloadOptions(expandsNestedPayloads: expands))
-        if let table, let fromTable = mapper.json(of: table) {
-            precondition(fromTable == (try? mapper.json(of: archive)), "the payload's JSON from the object table differs")
+        if let table {
+            let fromTable = mapper.json(of: table)
+            if let fromTable {
+                precondition(fromTable == (try? mapper.json(of: archive)), "the payload's JSON from the object table differs")
+            }
+            // The same walk handed on in chunks (`unarchive --to json -o FILE`): the same bytes,
+            // or nothing where it gives nothing.
+            var streamed = Data()
+            let took = mapper.writeJSON(of: table, chunkSize: 64) { streamed.append(contentsOf: $0) }
+            precondition(took == (fromTable != nil) && (!took || streamed == fromTable), "the payload's JSON handed on in chunks differs")
         }
         guard let payload = try? mapper.payload(of: archive) else { continue }
         _ = try? JSONPropertyListWriter().write(payload)

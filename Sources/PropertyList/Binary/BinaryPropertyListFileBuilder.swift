@@ -247,6 +247,25 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         return offsets.count - 1
     }
 
+    /// While mirroring, with the input's next object at `start`: numbers it as a scalar whose
+    /// encoding is the header just appended to `out` from `from` on, followed by `bodyLength`
+    /// bytes the encoding takes from the input as they are (a real, a date, data, a string kept
+    /// in its encoding). Only the header is compared: when it is the input's, so is the body,
+    /// which is then neither copied nor compared. Nil, with `out` as it was before the header,
+    /// when not mirroring, the object is not the next in the input, or the header differs:
+    /// the caller then writes the scalar the ordinary way.
+    @inline(__always)
+    mutating func mirrorScalar(at start: Int, headerFrom from: Int, bodyLength: Int) -> Int? {
+        let header = out.bytes.length - from
+        out.bytes.truncate(to: from)
+        guard let source, let base = source.baseAddress, start == mirrored, source.count - mirrored >= header,
+              source.count - mirrored - header >= bodyLength,
+              Self.same(base + mirrored, UnsafeRawPointer(out.bytes.base + from), header) else { return nil }
+        offsets.append(UInt32(truncatingIfNeeded: mirrored))
+        mirrored += header + bodyLength
+        return offsets.count - 1
+    }
+
     /// The whole file: the objects, the offset table with the smallest offset width, and the
     /// trailer, object 0 at the top.
     /// The file is the input's bytes when the builder is still mirroring them and the offset

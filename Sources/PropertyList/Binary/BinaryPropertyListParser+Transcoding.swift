@@ -453,9 +453,14 @@ extension BinaryPropertyListParser {
         if known >= 0 { return Int(known) }
         // More objects than references can name: the writer's own limit, far past any real file.
         guard !t.file.isFull else { throw Self.needsTree }
-        let from = t.file.scalarStart
-        try writeBinaryScalar(at: start, kind: kind, into: &t.file.out)
-        let output = t.file.numberScalar(from: from)
+        let output: Int
+        if t.file.isMirroring, let mirrored = mirrorBinaryScalar(at: start, kind: kind, into: &t.file) {
+            output = mirrored
+        } else {
+            let from = t.file.scalarStart
+            try writeBinaryScalar(at: start, kind: kind, into: &t.file.out)
+            output = t.file.numberScalar(from: from)
+        }
         if output <= Int(Int32.max) { t.scalarIndexes[index] = Int32(truncatingIfNeeded: output) }
         return output
     }
@@ -484,6 +489,37 @@ extension BinaryPropertyListParser {
         default: t.scalarIndexes[index] = numbered
         }
         return output
+    }
+
+    /// While the file builder mirrors the input: numbers the scalar at byte `start` (checked,
+    /// of `kind`) without writing its body, when `writeBinaryScalar` would write it as its
+    /// header and the body the input holds (a real of 4 or 8 bytes, a date, data, an ASCII
+    /// string, a UTF-16 string kept so) and the builder finds that header at `start`
+    /// (`BinaryPropertyListFileBuilder.mirrorScalar`). Nil otherwise: the caller writes it.
+    @inline(__always)
+    func mirrorBinaryScalar(at start: Int, kind: FlatElementKind, into file: inout BinaryPropertyListFileBuilder) -> Int? {
+        let marker = bytes[start]
+        switch marker {
+        case 0x22, 0x23, 0x33:
+            let from = file.scalarStart
+            file.out.bytes.append(marker)
+            return file.mirrorScalar(at: start, headerFrom: from, bodyLength: marker == 0x22 ? 4 : 8)
+        case 0x40...0x6F:
+            let type = marker >> 4
+            let (count, body) = contents(at: start)
+            if type == 0x5 {
+                // UTF-8 in an ASCII string is written as UTF-16.
+                guard Self.isASCII(UnsafeRawBufferPointer(start: base + body, count: count)) else { return nil }
+            } else if type == 0x6 {
+                // Valid UTF-16 of ASCII characters only is written as ASCII.
+                guard kind != .string || !Self.isASCIIUTF16(UnsafeRawBufferPointer(start: base + body, count: count * 2)) else { return nil }
+            }
+            let from = file.scalarStart
+            file.out.writeHeader(type, count: count)
+            return file.mirrorScalar(at: start, headerFrom: from, bodyLength: type == 0x6 ? count * 2 : count)
+        default:
+            return nil
+        }
     }
 
     /// Appends the encoding `BinaryPropertyListOutput` gives the value `readScalar` reads from

@@ -61,10 +61,7 @@ extension Archivist {
             unarchiver.payloadOptions.breaksCycles = breakCycles
             if let top { unarchiver.readOptions.topKey = top }
             if to == .json, mapping.selectedPath == nil {
-                // Written as the archive is walked, without building the payload first.
-                let json = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.json(of: bytes, options: self.json.options) }
-                ProcessLifetime.keep(json)
-                return try destination.write(json.value, endsLineOnTerminal: true)
+                return try writeJSON(of: bytes, with: unarchiver, to: destination)
             }
             let mapped = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.payload(of: bytes, at: mapping.selectedPath) }
             ProcessLifetime.keep(mapped)
@@ -73,6 +70,34 @@ extension Archivist {
             }
             let data = try to.format.write(payload, json: json, sourceName: file, outputPath: output, file: input.displayName)
             try destination.write(data, endsLineOnTerminal: to == .json)
+        }
+
+        /// The JSON payload, written as the archive is walked, without building the payload
+        /// first; into a file as it is written, without holding the JSON whole. (An output that
+        /// does not open is left to `write`, which says why after the input's errors.)
+        func writeJSON(of bytes: Data, with unarchiver: ArchiveUnarchiver, to destination: OutputFile) throws(CommandFailure) {
+            guard !destination.isStandardOutput, let sink = try? destination.open() else {
+                let json = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.json(of: bytes, options: self.json.options) }
+                ProcessLifetime.keep(json)
+                return try destination.write(json.value, endsLineOnTerminal: true)
+            }
+            do throws(CommandFailure) {
+                if sink.isTemporaryFile {
+                    let json = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in
+                        try unarchiver.json(of: bytes, options: self.json.options, drain: { sink.write($0) }, restart: { sink.discardWritten() })
+                    }
+                    ProcessLifetime.keep(json)
+                    if let whole = json.value { sink.write(whole) }
+                } else {
+                    let json = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.json(of: bytes, options: self.json.options) }
+                    ProcessLifetime.keep(json)
+                    sink.write(json.value)
+                }
+            } catch {
+                sink.abandon()
+                throw error
+            }
+            try destination.commit(sink)
         }
 
         /// What `body` gives from FILE's `bytes`, its failure in our words.
