@@ -54,6 +54,11 @@ public struct ArchiveUnarchiver: Sendable {
         /// A typedstream read straight from its bytes for its JSON
         /// (`KeyedArchive.typedStreamForJSON`), kept as the others are.
         var typedStreamArchive: KeyedArchive? = nil
+
+        /// The same reading with another value.
+        func map<T>(_ transform: (Value) -> T) -> Unarchived<T> {
+            Unarchived<T>(value: transform(value), objectTable: objectTable, archive: archive, typedStreamArchive: typedStreamArchive)
+        }
     }
 
     /// The root's payload as JSON, with `options`' spellings.
@@ -86,8 +91,20 @@ public struct ArchiveUnarchiver: Sendable {
             }
             if handedOn { restart() }
         }
-        let whole = try decodedJSON(of: data, options: options, mapper: mapper)
-        return Unarchived(value: whole.value, archive: whole.archive, typedStreamArchive: whole.typedStreamArchive)
+        return try decodedJSON(of: data, options: options, mapper: mapper).map { Optional($0) }
+    }
+
+    /// The root's payload as JSON, as `json(of:options:)` gives it, written to `output`: in
+    /// pieces as it is written when `output` can drop them again, else whole.
+    ///
+    /// - Throws: `Failure`, as `json(of:options:)` throws it; `output` may then hold part of
+    ///   the JSON, for the caller to drop.
+    public func writeJSON(of data: Data, options: JSONWriteOptions = .init(), to output: some UnarchivedJSONOutput) throws(Failure) -> Unarchived<Void> {
+        let json = output.canDiscardWritten
+            ? try self.json(of: data, options: options, drain: output.write, restart: output.discardWritten)
+            : try self.json(of: data, options: options).map { Optional($0) }
+        json.value?.withUnsafeBytes { output.write($0) }
+        return json.map { _ in () }
     }
 
     /// The mapper of the JSON payload.

@@ -65,6 +65,18 @@ public struct PayloadCollection: Sendable {
         }
     }
 
+    /// Adds the payload of a file's bytes, as `classifier` and `extractor` find it. A file that
+    /// holds nothing to take is no part of a collection of files: its reason comes back
+    /// instead, and a file that holds null is passed over.
+    public mutating func add(file data: Data, at place: String, classifier: StoredValueClassifier, extractor: StoredPayloadExtractor) -> String? {
+        let outcome = extractor.extract(classifier.classify(data))
+        switch outcome {
+        case .unusable(_, let reason): return reason
+        case .null: return nil
+        default: add(outcome, at: place); return nil
+        }
+    }
+
     /// Puts the key column's name before the row keys the places were given as (`Z_PK 12`).
     public mutating func nameRows(by keyColumn: String) {
         if let failure { self.failure = Failure(place: "\(keyColumn) \(failure.place)", error: failure.error) }

@@ -131,11 +131,8 @@ extension Archivist {
                     for path in inputs {
                         let input = InputFile(path: path)
                         let data = try input.read(limit: reading.maximumInputSize)
-                        let outcome = extractor.extract(classifier.classify(data))
-                        switch outcome {
-                        case .unusable(_, let reason): throw CommandFailure(file: input.displayName, message: Self.diagnose(reason, data: data))
-                        case .null: break
-                        default: collected.add(outcome, at: input.displayName)
+                        if let reason = collected.add(file: data, at: input.displayName, classifier: classifier, extractor: extractor) {
+                            throw CommandFailure(file: input.displayName, message: Self.diagnose(reason, data: data))
                         }
                         if let failure = collected.failure {
                             throw CommandFailure(file: failure.place, message: failure.error.message)

@@ -49,7 +49,7 @@ extension Archivist {
             var failed = false
             try reportingFailures { () throws(CommandFailure) in
                 let given = try transformers.lists()
-                let isStore = Diagnosis.sniff(path: path)?.kind == .sqlite
+                let isStore = ContentKind.sniff(fileAt: path)?.kind == .sqlite
                 guard !(isStore && store != nil) else {
                     throw CommandFailure(file: path, message: "is a store already; --store pairs a model file with its store")
                 }
@@ -74,7 +74,7 @@ extension Archivist {
                 return CommandFailure(file: path, message: problem)
             case .model(let error):
                 // Say what the file is when it is no model at all: a JPEG, an empty file…
-                if error.source == nil || error.source == path, let (kind, size) = Diagnosis.sniff(path: path),
+                if error.source == nil || error.source == path, let (kind, size) = ContentKind.sniff(fileAt: path),
                    let kind, kind != .binaryPropertyList {
                     return CommandFailure(file: path, message: "not a model: \(Diagnosis.describe(kind, size: size))")
                 }

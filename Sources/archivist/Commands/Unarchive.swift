@@ -64,7 +64,6 @@ extension Archivist {
                 return try writeJSON(of: bytes, with: unarchiver, to: destination)
             }
             let mapped = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.payload(of: bytes, at: mapping.selectedPath) }
-            ProcessLifetime.keep(mapped)
             guard let payload = mapped.value else {
                 throw CommandFailure(file: input.displayName, message: "the payload has nothing at \(mapping.selectedPath?.description ?? ".")")
             }
@@ -78,21 +77,10 @@ extension Archivist {
         func writeJSON(of bytes: Data, with unarchiver: ArchiveUnarchiver, to destination: OutputFile) throws(CommandFailure) {
             guard !destination.isStandardOutput, let sink = try? destination.open() else {
                 let json = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.json(of: bytes, options: self.json.options) }
-                ProcessLifetime.keep(json)
                 return try destination.write(json.value, endsLineOnTerminal: true)
             }
             do throws(CommandFailure) {
-                if sink.isTemporaryFile {
-                    let json = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in
-                        try unarchiver.json(of: bytes, options: self.json.options, drain: { sink.write($0) }, restart: { sink.discardWritten() })
-                    }
-                    ProcessLifetime.keep(json)
-                    if let whole = json.value { sink.write(whole) }
-                } else {
-                    let json = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.json(of: bytes, options: self.json.options) }
-                    ProcessLifetime.keep(json)
-                    sink.write(json.value)
-                }
+                _ = try unarchived(bytes) { () throws(ArchiveUnarchiver.Failure) in try unarchiver.writeJSON(of: bytes, options: self.json.options, to: sink) }
             } catch {
                 sink.abandon()
                 throw error
@@ -100,10 +88,13 @@ extension Archivist {
             try destination.commit(sink)
         }
 
-        /// What `body` gives from FILE's `bytes`, its failure in our words.
-        func unarchived<T>(_ bytes: Data, _ body: () throws(ArchiveUnarchiver.Failure) -> T) throws(CommandFailure) -> T {
+        /// What `body` gives from FILE's `bytes`, kept until the process exits (`ProcessLifetime`),
+        /// its failure in our words.
+        func unarchived<T>(_ bytes: Data, _ body: () throws(ArchiveUnarchiver.Failure) -> ArchiveUnarchiver.Unarchived<T>) throws(CommandFailure) -> ArchiveUnarchiver.Unarchived<T> {
             do {
-                return try body()
+                let result = try body()
+                ProcessLifetime.keep(result)
+                return result
             } catch {
                 let input = InputFile(path: file)
                 switch error {

@@ -1,6 +1,5 @@
 import Foundation
 import PropertyList
-import SystemInterface
 
 /// What to tell a user whose file is not what the verb wants, in one voice for every verb:
 /// the content sniffer names the file (a JPEG, an SQLite database, a zip…) and, where another
@@ -27,37 +26,19 @@ enum Diagnosis {
     static func describe(_ kind: ContentKind, size: Int) -> String {
         if kind == .empty { return "empty file" }
         var text = "\(kind), \(CountText.counted(size, "byte"))"
-        if kind == .sqlite {
-            text += "; for a Core Data store use `archivist scan` (or `archivist model` for its model)"
-        }
-        if kind == .nibArchive {
-            text += "; `archivist inspect`, `check`, `diff` and `sweep` read it (as the keyed archive of its objects)"
-        }
-        if kind == .bookmark {
-            text += "; `archivist inspect` reads it (its path, volume and other fields)"
-        }
-        if kind == .typedStream {
-            text += "; `archivist inspect`, `unarchive` and `rewrite --to keyed` read it"
+        switch kind {
+        case .sqlite: text += "; for a Core Data store use `archivist scan` (or `archivist model` for its model)"
+        case .nibArchive: text += "; `archivist inspect`, `check`, `diff` and `sweep` read it (as the keyed archive of its objects)"
+        case .bookmark: text += "; `archivist inspect` reads it (its path, volume and other fields)"
+        case .typedStream: text += "; `archivist inspect`, `unarchive` and `rewrite --to keyed` read it"
+        default: break
         }
         return text
     }
 
-    /// The first bytes of the file at `path`, sniffed; nil when it cannot be read.
-    static func sniff(path: String) -> (kind: ContentKind?, size: Int)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        var head = [UInt8](repeating: 0, count: ContentKind.signatureLength)
-        let n = head.withUnsafeMutableBytes { FileIO.read(fd, into: $0) }
-        guard n >= 0 else { return nil }
-        return head.withUnsafeBytes { (ContentKind.sniff(head: UnsafeRawBufferPointer(rebasing: $0.prefix(n))), Int(info.st_size)) }
-    }
-
     /// The message for a store that did not open: what the file is when it is no database.
     static func storeFailure(_ message: String, path: String) -> String {
-        guard message.hasPrefix("not an SQLite database"), let (kind, size) = sniff(path: path) else { return message }
+        guard message.hasPrefix("not an SQLite database"), let (kind, size) = ContentKind.sniff(fileAt: path) else { return message }
         switch kind {
         case .binaryPropertyList?:
             return "not an SQLite database: a binary property list; read it with `archivist print` or `archivist inspect`"
