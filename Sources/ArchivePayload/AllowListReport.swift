@@ -1,4 +1,5 @@
 import KeyedArchive
+import PropertyList
 
 /// What an allow-list check found in one archive.
 public struct AllowListReport: Sendable, Hashable {
@@ -93,6 +94,20 @@ public struct AllowListReport: Sendable, Hashable {
     public var suggestedAdditions: [String]
     /// The allow-list that was applied.
     public var allowList: AllowList
+
+    /// How many refused objects a refusal names before it counts the rest.
+    public static let namedViolationLimit = 8
+
+    /// The refused objects as a refusal names them, `NSColor (#10) at root.color, …`, the first
+    /// `namedViolationLimit` by name and the rest counted (`and 9,992 more`): a blob of ten
+    /// thousand refused objects is still one readable line.
+    public func violationList(showingUIDs: Bool = false) -> String {
+        let named = violations.prefix(Self.namedViolationLimit).map { v in
+            showingUIDs ? "\(v.readableClassName) (#\(v.uid)) at \(v.path)" : "\(v.readableClassName) at \(v.path)"
+        }.joined(separator: ", ")
+        let rest = violations.count - Self.namedViolationLimit
+        return rest > 0 ? "\(named) and \(CountText.number(rest)) more" : named
+    }
 
     /// The `allowedTopLevelClasses` override that accepts this blob, to paste into a
     /// `NSSecureUnarchiveFromDataTransformer` subclass.

@@ -29,7 +29,7 @@ public struct KeyedArchiveDecoder: Sendable {
             let report = AllowListChecker(allowList: allowList).check(archive)
             // The classes decide; an NSArchiver typedstream decodes as a keyed archive does.
             guard report.classesAccepted else {
-                let refused = report.violations.map { "\($0.readableClassName) at \($0.path)" }.joined(separator: ", ")
+                let refused = report.violationList()
                 throw PayloadError(.refused, "refused by the allow-list: \(refused)")
             }
         }

@@ -213,7 +213,7 @@ public struct ValueConverter: Sendable {
             // (A typedstream's payload is judged by its classes, as a keyed archive's is.)
             let verdict = checker.check(archive)
             if !verdict.classesAccepted {
-            let refused = verdict.violations.map { "\($0.readableClassName) at \($0.path)" }.joined(separator: ", ")
+            let refused = verdict.violationList()
             let flags = verdict.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
             return .failed(.refused, "refused by the allow-list: \(refused)" + (flags.isEmpty ? "" : "; accept with \(flags)"),
                            suggestedAdditions: verdict.suggestedAdditions)

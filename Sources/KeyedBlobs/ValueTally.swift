@@ -234,7 +234,7 @@ public struct ValueTally<Key: Hashable & Sendable>: Sendable {
                 refusal = Refusal(accepted: verdict.isAccepted,
                                   classes: Array(Set(verdict.violations.map(\.readableClassName))).sorted(),
                                   suggestions: verdict.suggestedAdditions,
-                                  message: "refused by the allow-list: " + verdict.violations.map { "\($0.readableClassName) at \($0.path)" }.joined(separator: ", "))
+                                  message: "refused by the allow-list: " + verdict.violationList())
                 refusals[signature()] = refusal
             } else {
                 break

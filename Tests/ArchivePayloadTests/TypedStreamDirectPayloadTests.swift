@@ -176,6 +176,27 @@ struct TypedStreamDirectUnarchiveTests {
         }
     }
 
+    @Test func aRefusalNamesTheFirstRefusedObjectsAndCountsTheRest() throws {
+        // Ten records, each with an NSColor the default list refuses: eight named, two counted.
+        let data = Self.records(10, order: .little)
+        do {
+            _ = try ArchiveUnarchiver(allowList: .transformerDefault).json(of: data)
+            Issue.record("ten NSColors were not refused")
+        } catch {
+            guard case .refused(let report) = error else {
+                Issue.record("not a refusal: \(error)")
+                return
+            }
+            #expect(report.violations.count == 10)
+            let list = report.violationList(showingUIDs: true)
+            #expect(list.hasSuffix(" and 2 more"), "\(list)")
+            #expect(list.components(separatedBy: "NSColor (#").count - 1 == AllowListReport.namedViolationLimit, "\(list)")
+            let first = try #require(report.violations.first)
+            #expect(list.hasPrefix("NSColor (#\(first.uid)) at \(first.path), "), "\(list)")
+            #expect(!report.violationList().contains("(#"))
+        }
+    }
+
     @Test func aDepthLimitStopsTheDirectPathAsItStopsTheDecodedOne() throws {
         // A depth limit below the records' nesting: the mapping error of the decoded path.
         let data = Self.records(4, order: .little)

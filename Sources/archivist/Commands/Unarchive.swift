@@ -101,7 +101,7 @@ extension Archivist {
                 case .decoding(let error):
                     throw input.archiveFailure(error, data: bytes, reading)
                 case .refused(let report):
-                    let refused = report.violations.map { "\($0.readableClassName) (#\($0.uid)) at \($0.path)" }.joined(separator: ", ")
+                    let refused = report.violationList(showingUIDs: true)
                     let flags = report.suggestedAdditions.map { "--allow \($0)" }.joined(separator: " ")
                     throw CommandFailure(file: input.displayName, message: "refused by the allow-list: \(refused); accept with \(flags), or skip the check with --no-check")
                 case .mapping(let error): throw payloadFailure(error, file: input.displayName)
