@@ -40,20 +40,8 @@ struct TypedStreamReader {
         var field: String { "group \(group + 1), value \(value + 1)" }
     }
 
-    /// The tags a head byte may hold; other bytes are small integers or reference numbers.
-    enum Tag {
-        static let integer2: Int8 = -127
-        static let integer4: Int8 = -126
-        static let real: Int8 = -125
-        static let new: Int8 = -124
-        static let null: Int8 = -123
-        static let endOfObject: Int8 = -122
-        /// An 8-byte integer follows: Foundation writes `q` and `Q` values beyond 32 bits so.
-        static let integer8: Int8 = -121
-        /// Tags run from -128 to -111; reference numbers start at -110.
-        static let reserved: ClosedRange<Int8> = -128 ... -111
-        static let firstReference: Int64 = -110
-    }
+    /// The tags a head byte may hold.
+    typealias Tag = TypedStreamTag
 
     init(bytes: UnsafeRawBufferPointer, options: TypedStreamReadOptions) throws(TypedStreamError) {
         self.bytes = bytes
@@ -112,12 +100,7 @@ struct TypedStreamReader {
     /// `count` bytes as an unsigned integer in the stream's byte order.
     mutating func readFixed(_ count: Int) throws(TypedStreamError) -> UInt64 {
         try need(count, "a \(count)-byte value")
-        var value: UInt64 = 0
-        if header.byteOrder == .bigEndian {
-            for i in 0..<count { value = value << 8 | UInt64(bytes[position + i]) }
-        } else {
-            for i in (0..<count).reversed() { value = value << 8 | UInt64(bytes[position + i]) }
-        }
+        let value = Tag.fixedValue(bytes, at: position, count: count, bigEndian: header.byteOrder == .bigEndian)
         position += count
         return value
     }
@@ -126,17 +109,10 @@ struct TypedStreamReader {
     /// sign-extended as NeXT's decoder did, then taken in `width` bits as the C type would.
     mutating func readInteger(head: Int8, width: Int, signed: Bool) throws(TypedStreamError) -> Int64 {
         let start = position - 1
-        let value: Int64
-        switch head {
-        case Tag.integer2: value = Int64(Int16(truncatingIfNeeded: try readFixed(2)))
-        case Tag.integer4: value = Int64(Int32(truncatingIfNeeded: try readFixed(4)))
-        case Tag.integer8: value = Int64(bitPattern: try readFixed(8))
-        case Tag.reserved: throw malformed("tag \(Self.hex(head)) where an integer should be", at: start)
-        default: value = Int64(head)
+        guard let value = try Tag.integer(head: head, width: width, signed: signed, readFixed: { (n) throws(TypedStreamError) in try readFixed(n) }) else {
+            throw malformed("tag \(Self.hex(head)) where an integer should be", at: start)
         }
-        guard !signed, width < 64 else { return value }
-        // An unsigned type: the bit pattern in its width (a 32-bit -1 is 4294967295).
-        return Int64(UInt64(bitPattern: value) & (UInt64(1) << width - 1))
+        return value
     }
 
     /// A reference number after its head, as an index into a table of `count` entries.

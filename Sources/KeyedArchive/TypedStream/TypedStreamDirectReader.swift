@@ -100,18 +100,8 @@ struct TypedStreamDirectReader {
         case color(classIndex: Int, kind: Int64, components: [Double])
     }
 
-    /// Tags, as `TypedStreamReader.Tag`.
-    enum Tag {
-        static let integer2: Int8 = -127
-        static let integer4: Int8 = -126
-        static let real: Int8 = -125
-        static let new: Int8 = -124
-        static let null: Int8 = -123
-        static let endOfObject: Int8 = -122
-        static let integer8: Int8 = -121
-        static let reserved: ClosedRange<Int8> = -128 ... -111
-        static let firstReference: Int64 = -110
-    }
+    /// The stream's tags.
+    typealias Tag = TypedStreamTag
 
     /// The archive `KeyedArchive(data:options:)` decodes from `data`, for writing its JSON; nil
     /// when `data` is not a stream this reads, or anything in it is not as this reads it.
@@ -145,28 +135,15 @@ struct TypedStreamDirectReader {
 
     mutating func readFixed(_ count: Int) throws(GiveUp) -> UInt64 {
         try need(count)
-        var value: UInt64 = 0
-        if bigEndian {
-            for i in 0..<count { value = value << 8 | UInt64(bytes[position + i]) }
-        } else {
-            for i in (0..<count).reversed() { value = value << 8 | UInt64(bytes[position + i]) }
-        }
+        let value = Tag.fixedValue(bytes, at: position, count: count, bigEndian: bigEndian)
         position += count
         return value
     }
 
     /// `TypedStreamReader.readInteger`.
     mutating func readInteger(head: Int8, width: Int, signed: Bool) throws(GiveUp) -> Int64 {
-        let value: Int64
-        switch head {
-        case Tag.integer2: value = Int64(Int16(truncatingIfNeeded: try readFixed(2)))
-        case Tag.integer4: value = Int64(Int32(truncatingIfNeeded: try readFixed(4)))
-        case Tag.integer8: value = Int64(bitPattern: try readFixed(8))
-        case Tag.reserved: throw GiveUp()
-        default: value = Int64(head)
-        }
-        guard !signed, width < 64 else { return value }
-        return Int64(UInt64(bitPattern: value) & (UInt64(1) << width - 1))
+        guard let value = try Tag.integer(head: head, width: width, signed: signed, readFixed: { (n) throws(GiveUp) in try readFixed(n) }) else { throw GiveUp() }
+        return value
     }
 
     mutating func readReference(head: Int8, count: Int) throws(GiveUp) -> Int {
