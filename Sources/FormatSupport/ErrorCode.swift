@@ -51,7 +51,7 @@ extension CodedError {
 /// An error of a reader of untrusted input, whose kinds include `malformed` and
 /// `limitExceeded`: declared once here for every such reader, so that each error type declares
 /// only the kinds of its own (`PropertyListError`, `KeyedArchiveError`, `TypedStreamError`,
-/// `NIBArchiveError`, `BookmarkError`, `ModelError`).
+/// `NIBArchiveError` and `BookmarkError`, both `ByteInputError`, `ModelError`).
 public protocol InputError: CodedError {}
 
 /// An error of a reader whose input can end too soon, so its kinds also include `truncated`
