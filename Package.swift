@@ -90,6 +90,9 @@ let package = Package(
         // Binary property lists in layouts other writers produce (shared collections, unusual
         // reference widths), for tests and the benchmark; in no product.
         .target(name: "PlistLayoutFixtures", dependencies: ["PropertyList"]),
+        // What the fixtures and the tools share: a seeded generator (SplitMix64) and a color as
+        // the migrated JSON spells it; in no product.
+        .target(name: "FixtureSupport"),
         .target(
             name: "KeyedArchive",
             dependencies: ["PropertyList", "TypedStream", "NIBArchive", "Bookmark"]
@@ -152,7 +155,7 @@ let package = Package(
         ),
         .target(
             name: "PostgresFixtures",
-            dependencies: ["PostgresTable", "KeyedArchive", "PropertyList"]
+            dependencies: ["PostgresTable", "KeyedArchive", "PropertyList", "FixtureSupport"]
         ),
         .executableTarget(
             name: "archivist",
@@ -188,7 +191,7 @@ let package = Package(
         .target(
             name: "StoreFixtures",
             dependencies: [
-                "CoreDataModel", "CoreDataStore", "KeyedArchive", "PropertyList", "CZlib", "TypedStreamFixtures",
+                "CoreDataModel", "CoreDataStore", "KeyedArchive", "PropertyList", "CZlib", "TypedStreamFixtures", "FixtureSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -196,7 +199,7 @@ let package = Package(
             name: "archivist-bench",
             dependencies: [
                 "PropertyList", "KeyedArchive", "ArchivePayload", "CoreDataModel", "CoreDataStore", "StoreFixtures", "TypedStreamFixtures", "KeyedBlobs",
-                "PlistLayoutFixtures",
+                "PlistLayoutFixtures", "FixtureSupport",
                 "PostgresTable", "PostgresFixtures",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -205,7 +208,7 @@ let package = Package(
         // support, run by CI; in no product.
         .executableTarget(
             name: "archivist-parity",
-            dependencies: ["PropertyList", "PropertyListXML", "KeyedArchive", "SystemInterface"]
+            dependencies: ["PropertyList", "PropertyListXML", "KeyedArchive", "SystemInterface", "FixtureSupport"]
         ),
         .executableTarget(
             name: "archivist-fixtures",

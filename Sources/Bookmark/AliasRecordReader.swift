@@ -135,6 +135,10 @@ struct AliasRecordReader {
                 return Self.date(Double(raw) / 65536)
             }
             var named = true
+            /// A tag's value that parses replaces the field; one that does not is kept among the other tags.
+            func keep<Value>(_ parsed: Value?, in field: WritableKeyPath<AliasRecord, Value>) {
+                if let parsed { record[keyPath: field] = parsed } else { named = false }
+            }
             switch tag {
             case 0: record.folderName = Self.text(value)
             case 1:
@@ -146,18 +150,10 @@ struct AliasRecordReader {
             case 3: record.appleShareZone = Self.text(value)
             case 4: record.appleShareServer = Self.text(value)
             case 5: record.appleShareUser = Self.text(value)
-            case 14:
-                guard let name = utf16() else { named = false; break }
-                record.fileName = name
-            case 15:
-                guard let name = utf16() else { named = false; break }
-                record.volumeName = name
-            case 16:
-                guard let date = highResolutionDate() else { named = false; break }
-                record.volumeCreationDate = date
-            case 17:
-                guard let date = highResolutionDate() else { named = false; break }
-                record.fileCreationDate = date
+            case 14: keep(utf16(), in: \.fileName)
+            case 15: keep(utf16(), in: \.volumeName)
+            case 16: keep(highResolutionDate(), in: \.volumeCreationDate)
+            case 17: keep(highResolutionDate(), in: \.fileCreationDate)
             case 18: record.posixPath = Self.text(value)
             case 19: record.volumeMountPoint = Self.text(value)
             case 20:

@@ -15,21 +15,7 @@ public struct BookmarkCreationOptions: Sendable, Hashable {
     public var withoutImplicitSecurityScope: Bool { rawValue & 1 << 29 != 0 }
 
     /// The names of the set options, lowest bit first; unnamed bits as `0x…`.
-    public var names: [String] {
-        var names: [String] = []
-        var named: UInt64 = 0
-        for (bit, name) in Self.table where rawValue & bit != 0 {
-            names.append(name)
-            named |= bit
-        }
-        var rest = rawValue & ~named
-        while rest != 0 {
-            let bit = rest & (~rest &+ 1)
-            names.append("0x" + String(bit, radix: 16))
-            rest &= ~bit
-        }
-        return names
-    }
+    public var names: [String] { flagNames(rawValue, table: Self.table) }
 
     static let table: [(UInt64, String)] = [
         (1 << 0, "preferFileIDResolution(old)"), (1 << 8, "preferFileIDResolution"), (1 << 9, "minimalBookmark"),

@@ -17,20 +17,7 @@ public struct BookmarkPropertyFlags: Sendable, Hashable {
         }
         flags = word(0)
         validFlags = word(8)
-        let set = flags & validFlags
-        var names: [String] = []
-        var named: UInt64 = 0
-        for (bit, name) in table where set & bit != 0 {
-            names.append(name)
-            named |= bit
-        }
-        var rest = set & ~named
-        while rest != 0 {
-            let bit = rest & (~rest &+ 1)
-            names.append("0x" + String(bit, radix: 16))
-            rest &= ~bit
-        }
-        self.names = names
+        names = flagNames(flags & validFlags, table: table)
     }
 
     public init(flags: UInt64, validFlags: UInt64, names: [String]) {

@@ -4,8 +4,10 @@ import PropertyList
 ///
 /// Every error names the store file; those about one table, column or row name them too, so a
 /// user can find the row in any SQLite browser.
-public struct StoreError: CodedError, Sendable, Hashable {
+public struct StoreError: LookupError, RequestError, Sendable, Hashable {
     /// What kind of failure this is, for callers to match (`error.code == .cannotOpen`); see `ErrorCode`.
+    /// Besides its own kinds, the shared kinds: `notFound` (the store does not have the entity, attribute,
+    /// table or column asked for), `invalidRequest` (a bad attribute name, a batch size of 0).
     public typealias Code = ErrorCode<StoreError>
 
     public static let codeNames: Set<String> = [
@@ -49,15 +51,9 @@ extension ErrorCode where Domain == StoreError {
     /// An SQLite statement failed; `message` has SQLite's words.
     public static var sqlite: Self { Self() }
 
-    /// The store does not have the entity, attribute, table or column asked for.
-    public static var notFound: Self { Self() }
-
     /// A Core Data table (`Z_PRIMARYKEY`, `Z_METADATA`) does not hold what Core Data writes.
     public static var malformedSchema: Self { Self() }
 
     /// The backup could not be made, so nothing was changed.
     public static var backupFailed: Self { Self() }
-
-    /// The caller asked for something that does not fit (a bad attribute name, a batch size of 0).
-    public static var invalidRequest: Self { Self() }
 }

@@ -51,7 +51,7 @@ extension CodedError {
 /// An error of a reader of untrusted input, whose kinds include `malformed` and
 /// `limitExceeded`: declared once here for every such reader, so that each error type declares
 /// only the kinds of its own (`PropertyListError`, `KeyedArchiveError`, `TypedStreamError`,
-/// `NIBArchiveError`, `BookmarkError`, `ModelError`).
+/// `NIBArchiveError` and `BookmarkError`, both `ByteInputError`, `ModelError`).
 public protocol InputError: CodedError {}
 
 /// An error of a reader whose input can end too soon, so its kinds also include `truncated`
@@ -70,4 +70,24 @@ extension ErrorCode where Domain: InputError {
 extension ErrorCode where Domain: TruncatableInputError {
     /// The input ends before the structure it announces.
     public static var truncated: Self { Self() }
+}
+
+/// An error of a layer that looks things up by name (a key path's key, an entity, a table, a
+/// column), whose kinds include `notFound`: declared once here (`PropertyListEditError`,
+/// `StoreError`, `PostgresError`).
+public protocol LookupError: CodedError {}
+
+/// An error of a layer whose callers can ask for something that does not fit (a rename, a
+/// batch size, a shard), whose kinds include `invalidRequest`: declared once here
+/// (`KeyedArchiveError`, `StoreError`, `PostgresError`).
+public protocol RequestError: CodedError {}
+
+extension ErrorCode where Domain: LookupError {
+    /// What was asked for does not exist; the message names it.
+    public static var notFound: Self { Self() }
+}
+
+extension ErrorCode where Domain: RequestError {
+    /// The caller asked for something that does not fit; the message says what.
+    public static var invalidRequest: Self { Self() }
 }

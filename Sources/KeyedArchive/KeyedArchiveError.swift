@@ -3,10 +3,11 @@ import TypedStream
 import NIBArchive
 
 /// Why bytes are not a readable keyed archive, and where.
-public struct KeyedArchiveError: InputError, Sendable, Hashable {
+public struct KeyedArchiveError: InputError, RequestError, Sendable, Hashable {
     /// What kind of failure this is, for callers to match (`error.code == .propertyList`); see `ErrorCode`.
     /// Besides its own kinds, the shared kinds: `malformed` (a reference, class description or object breaks the
-    /// archive's rules), `limitExceeded` (a configured limit).
+    /// archive's rules), `limitExceeded` (a configured limit), `invalidRequest` (what was asked of the archive
+    /// cannot be done: a rename to a name that is no class name, a format that cannot hold an archive).
     public typealias Code = ErrorCode<KeyedArchiveError>
 
     public static let codeNames: Set<String> = [
@@ -61,10 +62,6 @@ extension ErrorCode where Domain == KeyedArchiveError {
 
     /// The plist is not an NSKeyedArchiver archive (`$archiver`, `$version`, `$top`, `$objects`).
     public static var notAnArchive: Self { Self() }
-
-    /// What was asked of the archive cannot be done: a rename to a name that is no class
-    /// name, a format that cannot hold an archive.
-    public static var invalidRequest: Self { Self() }
 
     /// The bytes are an NSArchiver typedstream that cannot be read; `underlyingTypedStream`
     /// says why and where.

@@ -42,43 +42,45 @@ public enum NestedPayload: Sendable, Hashable, CustomStringConvertible {
     /// apps do by hand.
     case zlib
 
-    /// A short label: `PNG image 64×64`, `keyed archive (binary property list)`.
+    /// A short label: `PNG image 64×64`, `keyed archive (binary property list)`. A format the
+    /// signature sniffer also knows is named as `ContentKind` names it.
     public var description: String {
-        switch self {
+        if let sniffed = contentKind { return sniffed.description }
+        return switch self {
         case .propertyList(let format): format.description
         case .keyedArchive(let format): "keyed archive (\(format.description))"
-        case .typedStream: "NSArchiver typedstream"
-        case .nibArchive: "compiled nib (NIBArchive)"
-        case .bookmark: "bookmark data"
         case .aliasRecord: "alias record"
-        case .json: "JSON"
-        case .png(let width, let height): width > 0 || height > 0 ? "PNG image \(width)×\(height)" : "PNG image"
-        case .jpeg: "JPEG image"
-        case .gif: "GIF image"
-        case .heic: "HEIC image"
-        case .pdf: "PDF document"
-        case .gzip: "gzip data"
-        case .zlib: "zlib data"
+        default: "JSON" // .json, the last case without a signature
         }
     }
 
-    /// A stable identifier for machines: `binaryPlist`, `keyedArchive`, `json`, `png`, …
+    /// A stable identifier for machines: `binaryPlist`, `keyedArchive`, `json`, `png`, …; as
+    /// `ContentKind.kind` for a format the signature sniffer also knows.
     public var kind: String {
-        switch self {
+        if let sniffed = contentKind { return sniffed.kind }
+        return switch self {
         case .propertyList: "propertyList"
         case .keyedArchive: "keyedArchive"
-        case .typedStream: "typedStream"
-        case .nibArchive: "nibArchive"
-        case .bookmark: "bookmark"
         case .aliasRecord: "aliasRecord"
-        case .json: "json"
-        case .png: "png"
-        case .jpeg: "jpeg"
-        case .gif: "gif"
-        case .heic: "heic"
-        case .pdf: "pdf"
-        case .gzip: "gzip"
-        case .zlib: "zlib"
+        default: "json" // .json
+        }
+    }
+
+    /// The same format as the signature sniffer names it, for those it knows (every case but
+    /// property lists, keyed archives, alias records and JSON, which have no signature of their own).
+    var contentKind: ContentKind? {
+        switch self {
+        case .propertyList, .keyedArchive, .aliasRecord, .json: nil
+        case .typedStream: .typedStream
+        case .nibArchive: .nibArchive
+        case .bookmark: .bookmark
+        case .png(let width, let height): .png(width: width, height: height)
+        case .jpeg: .jpeg
+        case .gif: .gif
+        case .heic: .heic
+        case .pdf: .pdf
+        case .gzip: .gzip
+        case .zlib: .zlib
         }
     }
 

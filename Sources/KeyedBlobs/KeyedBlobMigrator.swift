@@ -197,32 +197,28 @@ public struct KeyedBlobMigrator: Sendable {
             tally.failedByReason[reason, default: 0] += 1
             if tally.failures.count < limit { tally.failures.append(KeyedBlobFailure(key: key, reason: reason, message: message)) }
         }
+        /// A row whose value was sent to be written (`verb` it, as `value`): failed for its locks or
+        /// the database's refusal, skipped when it changed meanwhile, else counted as `done`.
+        func settle(_ index: Int, _ key: Batch.Key, verb: String, value: String, done: WritableKeyPath<KeyedBlobTally<Batch.Key>, Int>) {
+            if lockedOut {
+                fail(key, .locked, "its row locks were not granted in time in \(options.retryLimit + 1) tries (--lock-timeout); run migrate again to \(verb) it")
+            } else if let reason = written?.rejected[index] {
+                fail(key, .rejected, "the database refused the \(value): \(reason)")
+            } else if let written, !written.written.contains(index) {
+                tally.skipped[.changedMeanwhile, default: 0] += 1
+                if tally.changedKeys.count < limit { tally.changedKeys.append(key) }
+            } else {
+                tally[keyPath: done] += 1
+            }
+        }
         for (index, key) in batch.keys.enumerated() {
             if copies.contains(index) {
-                if lockedOut {
-                    fail(key, .locked, "its row locks were not granted in time in \(options.retryLimit + 1) tries (--lock-timeout); run migrate again to copy it")
-                } else if let reason = written?.rejected[index] {
-                    fail(key, .rejected, "the database refused the value: \(reason)")
-                } else if let written, !written.written.contains(index) {
-                    tally.skipped[.changedMeanwhile, default: 0] += 1
-                    if tally.changedKeys.count < limit { tally.changedKeys.append(key) }
-                } else {
-                    tally.copied += 1
-                }
+                settle(index, key, verb: "copy", value: "value", done: \.copied)
                 continue
             }
             switch outcomes[index] {
             case .converted:
-                if lockedOut {
-                    fail(key, .locked, "its row locks were not granted in time in \(options.retryLimit + 1) tries (--lock-timeout); run migrate again to convert it")
-                } else if let reason = written?.rejected[index] {
-                    fail(key, .rejected, "the database refused the new value: \(reason)")
-                } else if let written, !written.written.contains(index) {
-                    tally.skipped[.changedMeanwhile, default: 0] += 1
-                    if tally.changedKeys.count < limit { tally.changedKeys.append(key) }
-                } else {
-                    tally.converted += 1
-                }
+                settle(index, key, verb: "convert", value: "new value", done: \.converted)
             case .skipped(let reason):
                 tally.skipped[reason, default: 0] += 1
             case .failed(let reason, let message, let suggested):

@@ -166,37 +166,33 @@ public struct ValueConverter: Sendable {
         let archiver = PayloadArchiver(classes: options.archiveClasses, nullMarker: PayloadArchiver.nullMarker(for: format),
                                        maximumDepth: options.payloadOptions.maximumDepth)
         let built: KeyedArchive
-        let data: Data
         do {
             built = try archiver.archive(payload)
-            data = try KeyedArchiveWriter().write(built)
-        } catch let error as PayloadError {
-            return .failed(.unmappable, error.message)
         } catch {
-            return .failed(.unrepresentable, "cannot be written as an archive: \(error)")
+            return .failed(.unmappable, error.message)
         }
-        guard let back = try? KeyedArchive(data: data, options: options.readOptions), built.isEquivalent(to: back) else {
-            return .failed(.verificationFailed, "verification failed: the archive does not decode to the objects written")
-        }
-        guard !renamer.renames.isEmpty else { return .converted(data) }
-        switch rename(back, format: .binary) {
-        case .skipped: return .converted(data)
-        case let renamed: return renamed
-        }
+        return writeVerified(built, as: "an archive", decodingTo: "the archive does not decode to the objects written")
     }
 
     /// A typedstream as the keyed archive of the same objects, in Foundation's layout, binary
     /// (what `NSSecureUnarchiveFromData` reads once the model names it), with `classRenames`
     /// applied; verified by reading it back and comparing the objects.
     public func keyed(_ archive: KeyedArchive) -> Outcome {
+        writeVerified(archive, as: "a keyed archive", decodingTo: "the keyed archive does not decode to the typedstream's objects")
+    }
+
+    /// `archive` written as a binary keyed archive in Foundation's layout, read back and compared
+    /// with the objects meant, then with `classRenames` applied: what `archive(payloadBytes:)` and
+    /// `keyed(_:)` both return. `kind` and `mismatch` word their failures.
+    func writeVerified(_ archive: KeyedArchive, as kind: String, decodingTo mismatch: String) -> Outcome {
         let data: Data
         do {
             data = try KeyedArchiveWriter().write(archive)
         } catch {
-            return .failed(.unrepresentable, "cannot be written as a keyed archive: \(error.description)")
+            return .failed(.unrepresentable, "cannot be written as \(kind): \(error.description)")
         }
         guard let back = try? KeyedArchive(data: data, options: options.readOptions), archive.isEquivalent(to: back) else {
-            return .failed(.verificationFailed, "verification failed: the keyed archive does not decode to the typedstream's objects")
+            return .failed(.verificationFailed, "verification failed: \(mismatch)")
         }
         guard !renamer.renames.isEmpty else { return .converted(data) }
         switch rename(back, format: .binary) {

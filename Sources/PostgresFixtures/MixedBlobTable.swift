@@ -1,4 +1,5 @@
 import Foundation
+import FixtureSupport
 import KeyedArchive
 import PostgresTable
 import PropertyList
@@ -67,25 +68,7 @@ public struct MixedBlobTable: Sendable {
     }
 
     /// A color's components, as the migrated JSON spells them.
-    public struct Color: Sendable, Hashable, Codable {
-        public var red: Double
-        public var green: Double
-        public var blue: Double
-        public var alpha: Double
-
-        public init(red: Double, green: Double, blue: Double, alpha: Double) {
-            self.red = red
-            self.green = green
-            self.blue = blue
-            self.alpha = alpha
-        }
-
-        /// Equal as the float32 components UIColor keeps (JSON spells them shortest).
-        public func matches(_ other: Color) -> Bool {
-            Float(red) == Float(other.red) && Float(green) == Float(other.green)
-                && Float(blue) == Float(other.blue) && Float(alpha) == Float(other.alpha)
-        }
-    }
+    public typealias Color = MigratedColor
 
     /// The color of a UIColor row: float32 components, as UIColor keeps them.
     public static func color(of id: Int) -> Color {

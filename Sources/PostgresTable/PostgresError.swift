@@ -4,8 +4,10 @@ import PropertyList
 ///
 /// Messages never hold a password: everything that comes from libpq or the server passes
 /// through `PostgresURL.scrub` first, and the source is named by its redacted URL.
-public struct PostgresError: CodedError, Sendable, Hashable {
+public struct PostgresError: LookupError, RequestError, Sendable, Hashable {
     /// What kind of failure this is, for callers to match (`error.code == .invalidURL`); see `ErrorCode`.
+    /// Besides its own kinds, the shared kinds: `notFound` (the table, column or key asked for does not
+    /// exist), `invalidRequest` (`--shard 3/2`, `--into` the same column).
     public typealias Code = ErrorCode<PostgresError>
 
     public static let codeNames: Set<String> = [
@@ -57,14 +59,8 @@ extension ErrorCode where Domain == PostgresError {
     /// The role may not do what was asked (`SELECT`, `UPDATE`, `CREATE`).
     public static var permissionDenied: Self { Self() }
 
-    /// The table, column or key asked for does not exist.
-    public static var notFound: Self { Self() }
-
     /// A column's type does not fit what was asked of it.
     public static var wrongType: Self { Self() }
-
-    /// The caller asked for something that does not fit (`--shard 3/2`, `--into` the same column).
-    public static var invalidRequest: Self { Self() }
 
     /// A statement failed; `sqlState` says how.
     public static var query: Self { Self() }

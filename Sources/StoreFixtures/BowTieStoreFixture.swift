@@ -1,5 +1,6 @@
 import CoreDataStore
 import Foundation
+import FixtureSupport
 import GRDB
 import KeyedArchive
 import PropertyList
@@ -29,19 +30,7 @@ import PropertyList
 /// fixture's 32 bytes are derived from the attribute list instead.
 public struct BowTieStoreFixture: Sendable {
     /// A tint color's components, as the migrated JSON spells them.
-    public struct Color: Sendable, Hashable, Codable {
-        public var red: Double
-        public var green: Double
-        public var blue: Double
-        public var alpha: Double
-
-        public init(red: Double, green: Double, blue: Double, alpha: Double) {
-            self.red = red
-            self.green = green
-            self.blue = blue
-            self.alpha = alpha
-        }
-    }
+    public typealias Color = MigratedColor
 
     /// Rows in `ZBOWTIE`, numbered from 1 as `Z_PK`.
     public var rowCount: Int

@@ -36,17 +36,7 @@ enum MemoryProbe {
 
     /// Runs the probe in a child process and returns the parse's extra peak bytes.
     static func measure(format: String, path: String) -> Int? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        if !FileManager.default.isExecutableFile(atPath: process.executableURL?.path ?? "") {
-            process.executableURL = Bundle.main.executableURL
-        }
-        process.arguments = ["--measure-memory", format, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return nil }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let (output, _) = ChildProcess.run(ChildProcess.benchmark, ["--measure-memory", format, path]) else { return nil }
         let fields = String(decoding: output, as: UTF8.self).split(separator: " ")
         guard fields.count >= 3, fields[2] == "ok" else { return nil }
         return Int(fields[0])

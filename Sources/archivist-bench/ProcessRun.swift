@@ -25,14 +25,8 @@ struct ProcessRun {
         for path in [stdoutPath, outputPath] {
             if let path, path != "/dev/null" { unlink(path) }
         }
-        let launcher = Process()
-        launcher.executableURL = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
-        launcher.arguments = ["--launch", stdoutPath, "--"] + arguments
-        let pipe = Pipe()
-        launcher.standardOutput = pipe
-        do { try launcher.run() } catch { return nil }
-        let report = pipe.fileHandleForReading.readDataToEndOfFile()
-        launcher.waitUntilExit()
+        let launcher = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
+        guard let (report, _) = ChildProcess.run(launcher, ["--launch", stdoutPath, "--"] + arguments) else { return nil }
         let fields = String(decoding: report, as: UTF8.self).split(separator: " ")
         guard fields.count == 3, let seconds = Double(fields[0]), let peak = Int(fields[1]), let status = Int32(fields[2].trimmingCharacters(in: .whitespacesAndNewlines))
         else { return nil }

@@ -1,3 +1,4 @@
+import FixtureSupport
 import Foundation
 
 /// The archive of issue 17: what a Python tool writes when it builds an NSKeyedArchiver

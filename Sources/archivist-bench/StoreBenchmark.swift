@@ -95,19 +95,9 @@ struct StoreBenchmark: BenchmarkGroup {
     }
 
     static func measureInChild(_ store: String) -> Measurement? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        if !FileManager.default.isExecutableFile(atPath: process.executableURL?.path ?? "") {
-            process.executableURL = Bundle.main.executableURL
-        }
-        process.arguments = ["--measure-store-migration", store]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return nil }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        guard let (output, status) = ChildProcess.run(ChildProcess.benchmark, ["--measure-store-migration", store]) else { return nil }
         let fields = String(decoding: output, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard process.terminationStatus == 0, fields.count >= 4, let seconds = Double(fields[0]), let peak = Int(fields[1]),
+        guard status == 0, fields.count >= 4, let seconds = Double(fields[0]), let peak = Int(fields[1]),
               let converted = Int(fields[2]), let failed = Int(fields[3]) else { return nil }
         return Measurement(seconds: seconds, peakBytes: peak, converted: converted, failed: failed)
     }
@@ -132,16 +122,10 @@ struct StoreBenchmark: BenchmarkGroup {
 
     static func runPython(decoder: String, store: String) -> Measurement? {
         guard FileManager.default.fileExists(atPath: pythonScript) else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", pythonScript, store, "--decoder", decoder]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        do { try process.run() } catch { return nil }
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let run = ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", pythonScript, store, "--decoder", decoder])
+        guard let (output, status) = run else { return nil }
         // The script's own clock, like ours: from opening the store to closing it.
-        guard process.terminationStatus == 0,
+        guard status == 0,
               let line = try? JSONSerialization.jsonObject(with: output) as? [String: Any],
               let seconds = line["seconds"] as? Double else { return nil }
         return Measurement(seconds: seconds, peakBytes: ((line["peakRSSKiB"] as? Int) ?? 0) * 1024,

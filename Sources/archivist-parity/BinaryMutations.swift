@@ -1,3 +1,5 @@
+import FixtureSupport
+
 /// Structured mutations of a binary property list: its header, trailer fields, widths, markers,
 /// integers, UIDs, strings and lengths, references and offsets.
 struct BinaryMutations {
@@ -375,25 +377,6 @@ func hex(_ b: UInt8) -> String {
     return String([digits[Int(b >> 4)], digits[Int(b & 0x0F)]])
 }
 
-/// A small deterministic generator (SplitMix64): the same file gets the same mutations in
-/// every run, so that the differences table can name them.
-struct ParityRandom {
-    var state: UInt64
-
-    /// Seeded from a name (FNV-1a), not from Swift's per-process hash seed.
-    init(seed name: String) {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
-        state = h
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
-}
+/// The harness's generator: the same file gets the same mutations in every run, so that the
+/// differences table can name them.
+typealias ParityRandom = SplitMix64

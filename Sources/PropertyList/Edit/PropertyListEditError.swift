@@ -2,8 +2,10 @@
 ///
 /// `keyPath` is the whole path asked for and `failedAt` how many of its components were
 /// followed before the problem, so a message can name both the path and the step.
-public struct PropertyListEditError: CodedError, Sendable, Hashable {
+public struct PropertyListEditError: LookupError, Sendable, Hashable {
     /// What kind of failure this is, for callers to match (`error.code == .notFound`); see `ErrorCode`.
+    /// Besides its own kinds, the shared kind `notFound`: a component names no value (a missing key or
+    /// an index past the end).
     public typealias Code = ErrorCode<PropertyListEditError>
 
     public static let codeNames: Set<String> = [
@@ -27,9 +29,6 @@ public struct PropertyListEditError: CodedError, Sendable, Hashable {
 }
 
 extension ErrorCode where Domain == PropertyListEditError {
-    /// A component names no value: a missing key or an index past the end.
-    public static var notFound: Self { Self() }
-
     /// `insert` found a value already at a dictionary key.
     public static var alreadyExists: Self { Self() }
 
