@@ -88,10 +88,10 @@ struct BinaryPropertyListObjectTable: ~Copyable {
     @inline(__always)
     var scalarStart: Int { scalarBytes.bytes.length }
 
-    /// Ends the scalar whose encoding was appended to `scalarBytes` from `start` on: the index
-    /// of an equal scalar already numbered, whose bytes are kept and this copy dropped, or of
-    /// this one, numbered now.
-    mutating func finishScalar(from start: Int) -> Int {
+    /// The scalar appended to `scalarBytes` from `start` on: its length, its hash, the index of
+    /// an equal scalar already numbered, and where in `places` a new one goes.
+    @inline(__always)
+    func lookUpScalar(from start: Int) -> (length: Int, hash: UInt64, found: Int?, at: Int) {
         let length = scalarBytes.bytes.length - start
         let encoded = UnsafeRawPointer(scalarBytes.bytes.base + start)
         let hash = ScalarTable.hash(UnsafeRawBufferPointer(start: encoded, count: length))
@@ -99,6 +99,14 @@ struct BinaryPropertyListObjectTable: ~Copyable {
             let existing = slots[index]
             return existing.count == length && memcmp(scalarBytes.bytes.base + existing.start, encoded, length) == 0
         }
+        return (length, hash, found, at)
+    }
+
+    /// Ends the scalar whose encoding was appended to `scalarBytes` from `start` on: the index
+    /// of an equal scalar already numbered, whose bytes are kept and this copy dropped, or of
+    /// this one, numbered now.
+    mutating func finishScalar(from start: Int) -> Int {
+        let (length, hash, found, at) = lookUpScalar(from: start)
         if let found {
             scalarBytes.bytes.truncate(to: start)
             return found
@@ -123,13 +131,7 @@ struct BinaryPropertyListObjectTable: ~Copyable {
     /// of the first equal one (itself when it is the first): CF's layout of booleans and UIDs,
     /// written again at each place but referred to by their first copy.
     mutating func finishRepeatedScalar(from start: Int) -> Int {
-        let length = scalarBytes.bytes.length - start
-        let encoded = UnsafeRawPointer(scalarBytes.bytes.base + start)
-        let hash = ScalarTable.hash(UnsafeRawBufferPointer(start: encoded, count: length))
-        let (found, at) = places.lookUp(hash) { index in
-            let existing = slots[index]
-            return existing.count == length && memcmp(scalarBytes.bytes.base + existing.start, encoded, length) == 0
-        }
+        let (length, hash, found, at) = lookUpScalar(from: start)
         checkRoom()
         let index = slots.count
         slots.append(Slot(start: start, info: UInt64(length)))

@@ -192,29 +192,11 @@ extension BinaryPropertyListParser {
             let (count, body) = try count(low, at: start, index: index)
             // An empty UTF-16 string, which CF refuses, is left to the reader.
             guard count > 0, count <= (end - body) / 2 else { throw Self.notFlat }
-            // The UTF-8 length of the string, as `String(validating:as: UTF16.self)` reads it;
-            // a lone surrogate is refused or kept as raw units.
-            var utf8 = 0
-            var at = body
-            let stop = body + 2 * count
-            while at < stop {
-                let unit = UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
-                at += 2
-                if unit < 0x80 {
-                    utf8 += 1
-                } else if unit < 0x800 {
-                    utf8 += 2
-                } else if unit & 0xF800 != 0xD800 {
-                    utf8 += 3
-                } else if unit < 0xDC00, at < stop, bytes[at] & 0xFC == 0xDC {
-                    // A high surrogate and the low one after it: one scalar of four bytes.
-                    at += 2
-                    utf8 += 4
-                } else {
-                    guard options.preservesInvalidUTF16 else { throw Self.notFlat }
-                    kind = .other
-                    return Weight(values: 1, bytes: count * 2)
-                }
+            // A lone surrogate is refused or kept as raw units.
+            guard let utf8 = bytes.utf8LengthOfBigEndianUTF16(at: body, units: count) else {
+                guard options.preservesInvalidUTF16 else { throw Self.notFlat }
+                kind = .other
+                return Weight(values: 1, bytes: count * 2)
             }
             kind = .string
             return Weight(values: 1, bytes: utf8)

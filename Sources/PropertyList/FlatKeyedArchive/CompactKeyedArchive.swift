@@ -634,26 +634,8 @@ extension CompactKeyedArchive {
             case 0x6:
                 // An empty UTF-16 string, which CF refuses, goes the ordinary way.
                 guard let (body, count) = count(start), count > 0, count <= (end - body) / 2 else { return false }
-                // The UTF-8 length, as the reader counts it; a lone surrogate goes the ordinary way.
-                var utf8 = 0
-                var at = body
-                let stop = body + 2 * count
-                while at < stop {
-                    let unit = UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
-                    at += 2
-                    if unit < 0x80 {
-                        utf8 += 1
-                    } else if unit < 0x800 {
-                        utf8 += 2
-                    } else if unit & 0xF800 != 0xD800 {
-                        utf8 += 3
-                    } else if unit < 0xDC00, at < stop, bytes[at] & 0xFC == 0xDC {
-                        at += 2
-                        utf8 += 4
-                    } else {
-                        return false
-                    }
-                }
+                // A lone surrogate goes the ordinary way.
+                guard let utf8 = bytes.utf8LengthOfBigEndianUTF16(at: body, units: count) else { return false }
                 weight = utf8
             case 0x8:
                 // UIDs past 32 bits, which CF refuses, go the ordinary way.
