@@ -182,7 +182,8 @@ struct Color: Codable, Equatable {
         var b = KeyedArchiveBuilder()
         let one = b.object("UIDeviceRGBColor", fields: [])
         let two = b.object("UICachedDeviceRGBColor", fields: [])
-        let archive = b.archive(root: b.array([one, two]))
+        let root = b.array([one, two])
+        let archive = b.archive(root: root)
         let report = AllowListChecker().check(archive)
         #expect(report.suggestedAdditions == ["UIDeviceRGBColor"])
     }
