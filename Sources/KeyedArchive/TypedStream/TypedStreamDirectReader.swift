@@ -146,6 +146,19 @@ struct TypedStreamDirectReader {
         return value
     }
 
+    /// `entries` entries of `objectsEach` objects each (an array's elements, a dictionary's key
+    /// and value), each object read as a group; grown as they are read, never from the count.
+    mutating func readObjectGroups(entries: Int64, objectsEach: Int) throws(GiveUp) -> [Int32] {
+        guard entries >= 0 else { throw GiveUp() }
+        var list: [Int32] = []
+        var read: Int64 = 0
+        while read < entries {
+            for _ in 0 ..< objectsEach { list.append(try readObjectGroup()) }
+            read += 1
+        }
+        return list
+    }
+
     mutating func readReference(head: Int8, count: Int) throws(GiveUp) -> Int {
         let index = try readInteger(head: head, width: 32, signed: true) - Tag.firstReference
         guard index >= 0, index < Int64(count) else { throw GiveUp() }
@@ -445,31 +458,16 @@ struct TypedStreamDirectReader {
             }
             return kind(ofClass: classIndex) == .data ? .data(range) : .mutableData(classIndex: classIndex, range)
         case .array:
-            let count = try readIntGroup()
-            guard count >= 0 else { throw GiveUp() }
             // Elements are read into a list of their own, as each may be a new object whose
             // own elements are read meanwhile; then kept in `elements`.
-            var list: [Int32] = []
-            var read: Int64 = 0
-            while read < count {
-                list.append(try readObjectGroup())
-                read += 1
-            }
+            let list = try readObjectGroups(entries: try readIntGroup(), objectsEach: 1)
             let start = elements.count
             elements.append(contentsOf: list)
             return .array(classIndex: classIndex, start ..< elements.count)
         case .dictionary:
-            let count = try readIntGroup()
-            guard count >= 0 else { throw GiveUp() }
             // Keys and values alternate in the stream; they are kept apart, keys first, after
             // the objects read meanwhile have kept theirs.
-            var pairs: [Int32] = []
-            var read: Int64 = 0
-            while read < count {
-                pairs.append(try readObjectGroup())
-                pairs.append(try readObjectGroup())
-                read += 1
-            }
+            let pairs = try readObjectGroups(entries: try readIntGroup(), objectsEach: 2)
             let keysStart = elements.count
             for i in stride(from: 0, to: pairs.count, by: 2) { elements.append(pairs[i]) }
             let valuesStart = elements.count
