@@ -66,13 +66,14 @@ public enum StoreConnection {
             throw StoreError(.cannotOpen, "no such file", path: path)
         }
         guard !isDirectory.boolValue else { throw StoreError(.cannotOpen, "is a folder", path: path) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError(.cannotOpen, "cannot read the file: \(String(cString: strerror(errno)))", path: path) }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: ContentKind.signatureLength)
-        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n >= header.count, head.starts(with: header) else {
-            let kind = head.withUnsafeBytes { ContentKind.sniff(head: UnsafeRawBufferPointer(rebasing: $0.prefix(max(n, 0)))) }
+        let head: [UInt8]
+        switch FileHead.read(path: path, count: ContentKind.signatureLength, readingAnyKind: true) {
+        case .success(let read): head = read.bytes
+        case .failure(.open(let error)): throw StoreError(.cannotOpen, "cannot read the file: \(error.systemText)", path: path)
+        case .failure(.read): head = []
+        }
+        guard head.starts(with: header) else {
+            let kind = head.withUnsafeBytes { ContentKind.sniff(head: $0) }
             let what = kind.map { ": \($0)" } ?? " (no \"SQLite format 3\" header)"
             throw StoreError(.cannotOpen, "not an SQLite database\(what)", path: path)
         }

@@ -1,4 +1,3 @@
-import Foundation
 internal import SystemInterface
 
 extension ContentKind {
@@ -6,14 +5,7 @@ extension ContentKind {
     /// size: what to call a file a verb cannot read (a JPEG, an SQLite database…) without
     /// reading more of it. Nil when it is no regular file or cannot be read.
     public static func sniff(fileAt path: String) -> (kind: ContentKind?, size: Int)? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        var head = [UInt8](repeating: 0, count: signatureLength)
-        let n = head.withUnsafeMutableBytes { FileIO.read(fd, into: $0) }
-        guard n >= 0 else { return nil }
-        return head.withUnsafeBytes { (sniff(head: UnsafeRawBufferPointer(rebasing: $0.prefix(n))), Int(info.st_size)) }
+        guard case .success(let head) = FileHead.read(path: path, count: signatureLength), head.isRegularFile else { return nil }
+        return head.bytes.withUnsafeBytes { (sniff(head: $0), head.size) }
     }
 }
