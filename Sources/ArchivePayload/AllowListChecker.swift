@@ -22,8 +22,23 @@ public struct AllowListChecker: Sendable {
     /// The hierarchy a class is judged on.
     func chain(of object: ArchivedObject) -> [String] {
         guard let archivedClass = object.archivedClass else { return [object.className] }
+        return judgedChain(of: archivedClass)
+    }
+
+    /// The hierarchy a class description is judged on: the archive's chain when it is trusted,
+    /// else the real one.
+    func judgedChain(of archivedClass: ArchivedClass) -> [String] {
         if allowList.trustsArchiveHierarchy { return [archivedClass.name] + archivedClass.chain.filter { $0 != archivedClass.name } }
         return hierarchy.chain(of: archivedClass.name) ?? hierarchy.chain(of: archivedClass.readableName) ?? [archivedClass.name]
+    }
+
+    /// Whether `check(_:)` refuses no object of an archive whose objects are of `classes` (and
+    /// inline plist types, which it only warns about): its `classesAccepted`.
+    public func acceptsEveryClass(_ classes: [ArchivedClass]) -> Bool {
+        let spellings = allowList.spellings
+        return classes.allSatisfy { archivedClass in
+            judgedChain(of: archivedClass).contains { spellings.contains($0) || SwiftClassName.demangle($0).map(spellings.contains) == true }
+        }
     }
 
     public func check(_ archive: KeyedArchive) -> AllowListReport {
@@ -133,13 +148,7 @@ public struct AllowListChecker: Sendable {
         }
         var verdicts = [Bool?](repeating: nil, count: index.classes.count)
         for (slot, archivedClass) in index.classes.enumerated() {
-            let judged: [String]
-            if allowList.trustsArchiveHierarchy {
-                judged = [archivedClass.name] + archivedClass.chain.filter { $0 != archivedClass.name }
-            } else {
-                judged = hierarchy.chain(of: archivedClass.name) ?? hierarchy.chain(of: archivedClass.readableName) ?? [archivedClass.name]
-            }
-            verdicts[slot] = judged.contains(where: allowed)
+            verdicts[slot] = judgedChain(of: archivedClass).contains(where: allowed)
         }
         // Per inline kind (NSString, NSNumber, NSData, NSDate): whether it is listed.
         var inlineVerdicts = [Bool?](repeating: nil, count: 4)

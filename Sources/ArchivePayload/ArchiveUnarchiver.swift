@@ -52,12 +52,15 @@ public struct ArchiveUnarchiver: Sendable {
         /// The decoded archive, when it was decoded.
         public var archive: KeyedArchive?
         /// A typedstream read straight from its bytes for its JSON
-        /// (`KeyedArchive.typedStreamForJSON`), kept as the others are.
+        /// (`KeyedArchive.typedStreamValueTable`), and the archive decoded from it when its JSON
+        /// was not written from it; kept as the others are.
+        var typedStreamTable: TypedStreamValueTable? = nil
         var typedStreamArchive: KeyedArchive? = nil
 
         /// The same reading with another value.
         func map<T>(_ transform: (Value) -> T) -> Unarchived<T> {
-            Unarchived<T>(value: transform(value), objectTable: objectTable, archive: archive, typedStreamArchive: typedStreamArchive)
+            Unarchived<T>(value: transform(value), objectTable: objectTable, archive: archive, typedStreamTable: typedStreamTable,
+                          typedStreamArchive: typedStreamArchive)
         }
     }
 
@@ -70,7 +73,16 @@ public struct ArchiveUnarchiver: Sendable {
         if let table, accepts(table), let json = mapper.json(of: table, options: options) {
             return Unarchived(value: json, objectTable: table)
         }
-        return try decodedJSON(of: data, options: options, mapper: mapper)
+        let streamTable = table == nil ? KeyedArchive.typedStreamValueTable(data, options: readOptions) : nil
+        if let streamTable, accepts(streamTable) {
+            var written: Data?
+            let capacity = min(streamTable.source.count, 1 << 30) * 2 + 4096
+            if mapper.writeJSON(of: streamTable, readOptions: readOptions, options: options, capacity: capacity, drain: nil, finished: { written = $0 }),
+               let written {
+                return Unarchived(value: written, typedStreamTable: streamTable)
+            }
+        }
+        return try decodedJSON(of: data, options: options, mapper: mapper, streamTable: streamTable)
     }
 
     /// The root's payload as JSON, as `json(of:options:)` gives it, handed to `drain` a chunk
@@ -91,7 +103,17 @@ public struct ArchiveUnarchiver: Sendable {
             }
             if handedOn { restart() }
         }
-        return try decodedJSON(of: data, options: options, mapper: mapper).map { Optional($0) }
+        let streamTable = table == nil ? KeyedArchive.typedStreamValueTable(data, options: readOptions) : nil
+        if let streamTable, accepts(streamTable) {
+            var handedOn = false
+            let written = withoutActuallyEscaping(drain) { drain in
+                mapper.writeJSON(of: streamTable, readOptions: readOptions, options: options, capacity: chunkSize + 64 << 10, chunkSize: chunkSize,
+                                 drain: { handedOn = true; drain($0) }, finished: { _ in })
+            }
+            if written { return Unarchived(value: nil, typedStreamTable: streamTable) }
+            if handedOn { restart() }
+        }
+        return try decodedJSON(of: data, options: options, mapper: mapper, streamTable: streamTable).map { Optional($0) }
     }
 
     /// The root's payload as JSON, as `json(of:options:)` gives it, written to `output`: in
@@ -119,16 +141,19 @@ public struct ArchiveUnarchiver: Sendable {
         allowList.map { AllowListChecker(allowList: $0).acceptedReport(table.index) != nil } ?? true
     }
 
-    /// The JSON of what the table walk does not take: a typedstream of value classes read
-    /// straight from its bytes, or else the decoded archive.
-    func decodedJSON(of data: Data, options: JSONWriteOptions, mapper: PayloadMapper) throws(Failure) -> Unarchived<Data> {
-        // A typedstream of value classes, read straight from its bytes; anything that reader
-        // does not take, a refused class or a mapping error is left to the ordinary path, which
-        // reports it.
-        if let archive = KeyedArchive.typedStreamForJSON(data, options: readOptions),
-           allowList.map({ AllowListChecker(allowList: $0).check(archive).classesAccepted }) ?? true,
+    /// Whether every object of a typedstream's `table` passes the check, when there is one: the
+    /// check refuses no class of it (inline strings, numbers and data are only warned about).
+    func accepts(_ table: TypedStreamValueTable) -> Bool {
+        allowList.map { AllowListChecker(allowList: $0).acceptsEveryClass(table.descriptions.map(\.archivedClass)) } ?? true
+    }
+
+    /// The JSON of what the table walks do not take: the archive decoded from a typedstream of
+    /// value classes read straight from its bytes (`streamTable`), or else the archive decoded.
+    func decodedJSON(of data: Data, options: JSONWriteOptions, mapper: PayloadMapper, streamTable: TypedStreamValueTable?) throws(Failure) -> Unarchived<Data> {
+        // A refused class or a mapping error is left to the ordinary path, which reports it.
+        if let streamTable, accepts(streamTable), let archive = streamTable.archive(options: readOptions),
            let json = try? mapper.json(of: archive, options: options) {
-            return Unarchived(value: json, typedStreamArchive: archive)
+            return Unarchived(value: json, typedStreamTable: streamTable, typedStreamArchive: archive)
         }
         let archive = try checked(data)
         do {

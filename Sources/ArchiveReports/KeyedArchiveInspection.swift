@@ -51,11 +51,11 @@ public struct KeyedArchiveInspection: Sendable {
         /// The decoded archive; nil until it is needed when the object table was read.
         public fileprivate(set) var archive: KeyedArchive?
         /// A typedstream read straight from its bytes for its compact JSON
-        /// (`KeyedArchive.typedStreamForJSON`), which holds no more than the JSON needs.
-        var typedStreamArchive: KeyedArchive? = nil
+        /// (`KeyedArchive.typedStreamValueTable`), which holds no decoded object.
+        var typedStreamTable: TypedStreamValueTable? = nil
 
         /// The archive's `$top` keys.
-        public var topKeys: [String] { objectTable?.top.map(\.key) ?? typedStreamArchive?.top.map(\.key) ?? archive?.top.map(\.key) ?? [] }
+        public var topKeys: [String] { objectTable?.top.map(\.key) ?? typedStreamTable?.top.map(\.key) ?? archive?.top.map(\.key) ?? [] }
     }
 
     /// Why `write` stopped.
@@ -73,8 +73,8 @@ public struct KeyedArchiveInspection: Sendable {
     ///
     /// - Throws: `KeyedArchiveError` when the bytes are no archive this reads.
     public func read(_ data: Data) throws(KeyedArchiveError) -> Read {
-        if format == .json, omitsDefaultMembers, let archive = KeyedArchive.typedStreamForJSON(data, options: readOptions) {
-            return Read(data: data, objectTable: nil, archive: nil, typedStreamArchive: archive)
+        if format == .json, omitsDefaultMembers, let table = KeyedArchive.typedStreamValueTable(data, options: readOptions) {
+            return Read(data: data, objectTable: nil, archive: nil, typedStreamTable: table)
         }
         let table = format == .json ? KeyedArchiveObjectTable(data: data, options: readOptions) : nil
         let archive = table == nil ? try KeyedArchive(data: data, options: readOptions) : nil
@@ -93,7 +93,10 @@ public struct KeyedArchiveInspection: Sendable {
             let exporter = KeyedArchiveJSONExporter(nested: nested, prettyPrinted: prettyPrinted, omitsDefaultMembers: omitsDefaultMembers)
             do throws(PropertyListError) {
                 if let table = read.objectTable, try exporter.write(table, to: emit) { return }
-                if let archive = read.typedStreamArchive { return try exporter.write(archive, to: emit) }
+                if let table = read.typedStreamTable {
+                    if try exporter.write(table, options: readOptions, to: emit) { return }
+                    if let archive = table.archive(options: readOptions) { return try exporter.write(archive, to: emit) }
+                }
             } catch {
                 throw .writing(error)
             }

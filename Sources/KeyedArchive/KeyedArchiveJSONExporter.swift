@@ -295,14 +295,7 @@ public struct KeyedArchiveJSONExporter: Sendable {
         case .timeZone(let name): return .string(name)
         case .error(let domain, let code, let userInfo):
             return Self.object([("domain", .string(domain)), ("code", Self.int(code)), ("userInfo", Self.value(userInfo))])
-        case .color(let c):
-            var entries: [(String, PropertyListValue)] = [
-                ("red", Self.real(c.red)), ("green", Self.real(c.green)), ("blue", Self.real(c.blue)),
-                ("alpha", Self.real(c.alpha)), ("space", .string(c.space.rawValue)),
-            ]
-            if let white = c.white { entries.append(("white", Self.real(white))) }
-            if let name = c.name { entries.append(("name", .string(name))) }
-            return Self.object(entries)
+        case .color(let c): return Self.color(c)
         case .object: return .null
         case .propertyList(let value): return Self.plist(value)
         }
@@ -342,6 +335,17 @@ public struct KeyedArchiveJSONExporter: Sendable {
     }
 
     static func int(_ i: Int) -> PropertyListValue { .integer(PropertyListInteger(i)) }
+
+    /// A color's `value`: `{"red", "green", "blue", "alpha", "space", "white"?, "name"?}`.
+    static func color(_ c: ArchivedColor) -> PropertyListValue {
+        var entries: [(String, PropertyListValue)] = [
+            ("red", Self.real(c.red)), ("green", Self.real(c.green)), ("blue", Self.real(c.blue)),
+            ("alpha", Self.real(c.alpha)), ("space", .string(c.space.rawValue)),
+        ]
+        if let white = c.white { entries.append(("white", Self.real(white))) }
+        if let name = c.name { entries.append(("name", .string(name))) }
+        return Self.object(entries)
+    }
 
     static func object(_ entries: [(String, PropertyListValue)]) -> PropertyListValue {
         .dictionary(PropertyListDictionary(entries.map { (.string($0.0), $0.1) }))

@@ -1,4 +1,4 @@
-import ArchivePayload
+@testable import ArchivePayload
 import Foundation
 import KeyedArchive
 import PropertyList
@@ -124,12 +124,25 @@ struct TypedStreamDirectUnarchiveTests {
         return writer.data
     }
 
-    static func expectSameJSON(_ data: Data, _ unarchiver: ArchiveUnarchiver, _ label: String,
+    static func expectSameJSON(_ data: Data, _ unarchiver: ArchiveUnarchiver, _ label: String, expectsTable: Bool = true,
                                sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(KeyedArchive.typedStreamForJSON(data, options: unarchiver.readOptions) != nil, "\(label): the direct reader gave up",
                 sourceLocation: sourceLocation)
         for options in [JSONWriteOptions(), JSONWriteOptions(outputFormatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])] {
-            let direct = Result { try unarchiver.json(of: data, options: options).value }
+            let unarchived = Result { try unarchiver.json(of: data, options: options) }
+            let direct = unarchived.map(\.value)
+            // Written from the value table, in 7-byte pieces: the same bytes.
+            var pieces = Data()
+            let chunked = Result {
+                try unarchiver.json(of: data, options: options, chunkSize: 7, drain: { pieces.append(contentsOf: $0) }, restart: { pieces = Data() })
+            }
+            if case .success(let whole) = direct, case .success(let streamed) = chunked {
+                #expect((streamed.value ?? pieces) == whole, "\(label): in pieces", sourceLocation: sourceLocation)
+            }
+            if expectsTable, case .success(let u) = unarchived {
+                #expect(u.typedStreamTable != nil && u.typedStreamArchive == nil, "\(label): not written from the value table",
+                        sourceLocation: sourceLocation)
+            }
             var mapping = unarchiver.payloadOptions
             mapping.target = .json
             let ordinary = Result { () throws -> Data in
@@ -202,6 +215,6 @@ struct TypedStreamDirectUnarchiveTests {
         let data = Self.records(4, order: .little)
         var shallow = ArchiveUnarchiver(allowList: nil)
         shallow.payloadOptions.maximumDepth = 2
-        try Self.expectSameJSON(data, shallow, "maximum depth 2")
+        try Self.expectSameJSON(data, shallow, "maximum depth 2", expectsTable: false)
     }
 }

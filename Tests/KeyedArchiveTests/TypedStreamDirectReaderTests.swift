@@ -47,10 +47,35 @@ struct TypedStreamDirectReaderTests {
         #expect(direct.typedStream?.header == ordinary.typedStream?.header, "\(label)", sourceLocation: sourceLocation)
         #expect(direct.typedStream?.classes == ordinary.typedStream?.classes, "\(label)", sourceLocation: sourceLocation)
         for (pretty, expanding) in [(false, false), (true, false), (false, true)] {
-            #expect(try inspectJSON(direct, pretty: pretty, expanding: expanding) == inspectJSON(ordinary, pretty: pretty, expanding: expanding),
+            let expected = try inspectJSON(ordinary, pretty: pretty, expanding: expanding)
+            #expect(try inspectJSON(direct, pretty: pretty, expanding: expanding) == expected,
                     "\(label), pretty \(pretty), expanding \(expanding)", sourceLocation: sourceLocation)
+            // Written from the table, without decoded objects, in whole and in 7-byte pieces.
+            for chunkSize in [1 << 20, 7] {
+                if let written = try tableJSON(data, options: options, pretty: pretty, expanding: expanding, chunkSize: chunkSize) {
+                    #expect(written == expected, "\(label), from the table, pretty \(pretty), expanding \(expanding), chunks of \(chunkSize)",
+                            sourceLocation: sourceLocation)
+                }
+            }
         }
         return true
+    }
+
+    /// The compact inspect JSON of `data` written from its value table
+    /// (`KeyedArchiveJSONExporter.write(_:options:chunkSize:to:)` of a `TypedStreamValueTable`);
+    /// nil when the reader or that writer does not take it.
+    static func tableJSON(_ data: Data, options: KeyedArchiveReadOptions = .default, pretty: Bool = false, expanding: Bool = false,
+                          chunkSize: Int = 1 << 20) throws -> Data? {
+        guard let table = KeyedArchive.typedStreamValueTable(data, options: options) else { return nil }
+        var out = Data()
+        var pieces = 0
+        let exporter = KeyedArchiveJSONExporter(nested: NestedPayloadOptions(expands: expanding), prettyPrinted: pretty, omitsDefaultMembers: true)
+        guard try exporter.write(table, options: options, chunkSize: chunkSize, to: { out.append(contentsOf: $0); pieces += 1 }) else {
+            #expect(out.isEmpty, "the table writer gave up after writing")
+            return nil
+        }
+        if chunkSize < 64, !table.objects.isEmpty { #expect(pieces > 1, "written whole in spite of \(chunkSize)-byte chunks") }
+        return out
     }
 
     /// Records of the benchmark's shape (`archivist-bench --only typedstream`).
@@ -93,12 +118,16 @@ struct TypedStreamDirectReaderTests {
 
     @Test(arguments: [TypedStreamWriter.Order.little, .big])
     func recordsOfTheBenchmarksShapeReadDirectlyToTheSameObjectsAndJSON(order: TypedStreamWriter.Order) throws {
-        #expect(try Self.expectSameOrGivesUp(Self.stream(Self.records(40), order: order), "records, \(order)"), "the direct reader gave up")
+        let data = Self.stream(Self.records(40), order: order)
+        #expect(try Self.expectSameOrGivesUp(data, "records, \(order)"), "the direct reader gave up")
+        #expect(try Self.tableJSON(data) != nil, "the table writer gave up")
     }
 
     @Test(arguments: [TypedStreamWriter.Order.little, .big])
     func everyValueClassItTakesReadsDirectlyToTheSameObjectsAndJSON(order: TypedStreamWriter.Order) throws {
-        #expect(try Self.expectSameOrGivesUp(Self.stream(Self.values(), order: order), "values, \(order)"), "the direct reader gave up")
+        let data = Self.stream(Self.values(), order: order)
+        #expect(try Self.expectSameOrGivesUp(data, "values, \(order)"), "the direct reader gave up")
+        #expect(try Self.tableJSON(data) != nil, "the table writer gave up")
     }
 
     @Test func aNilRootAndAStringRootReadDirectly() throws {
@@ -189,12 +218,15 @@ struct TypedStreamDirectReaderTests {
         guard let index = try? String(contentsOf: corpus.appendingPathComponent("INDEX.tsv"), encoding: .utf8) else { return }
         let paths = index.split(separator: "\n").dropFirst().compactMap { $0.split(separator: "\t").first.map(String.init) }
         #expect(!paths.isEmpty, "INDEX.tsv lists no stream")
-        var taken = 0
-        for path in paths where try Self.expectSameOrGivesUp(try Data(contentsOf: corpus.appendingPathComponent(path)), path) {
-            taken += 1
+        var taken = 0, written = 0
+        for path in paths {
+            let data = try Data(contentsOf: corpus.appendingPathComponent(path))
+            if try Self.expectSameOrGivesUp(data, path) { taken += 1 }
+            if try Self.tableJSON(data) != nil { written += 1 }
         }
-        // Real streams of value classes (the help indexes) are among them: the direct path is
-        // held to the ordinary one on real data, not only on generated streams.
+        // Real streams of value classes (the help indexes) are among them: the direct path and
+        // the table's writer are held to the ordinary one on real data, not only on generated streams.
         #expect(taken > 0, "the direct reader took none of the corpus's streams")
+        #expect(written > 0, "the table writer took none of the corpus's streams")
     }
 }

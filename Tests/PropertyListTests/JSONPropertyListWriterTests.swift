@@ -130,6 +130,24 @@ import Testing
         #expect(try text(values, deferred) == (try encoderText(blobs) { $0.dataEncodingStrategy = .deferredToData; $0.outputFormatting = .prettyPrinted }))
     }
 
+    /// Base64 is written three bytes at a time through a table of character pairs: every length
+    /// (each remainder), every byte value and slashes at every place in a group, escaped or not,
+    /// give JSONEncoder's text.
+    @Test func base64OfEveryLengthAndByteIsJSONEncodersWithSlashesEscapedOrNot() throws {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt8 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        // 0xFF 0xFF 0xFF is "////": slashes fill whole groups and parts of them.
+        var blobs = (0..<200).map { length in Data((0..<length).map { _ in next() }) }
+        blobs += [Data((0...255).map { UInt8($0) }), Data(repeating: 0xFF, count: 30), Data([0xFF, 0x00, 0x3F, 0xFC, 0x0F, 0xFF, 0xBF])]
+        let values = PropertyListValue.array(blobs.map { .data($0) })
+        #expect(try text(values) == (try encoderText(blobs)))
+        let unescaped = JSONWriteOptions(outputFormatting: .withoutEscapingSlashes)
+        #expect(try text(values, unescaped) == (try encoderText(blobs) { $0.outputFormatting = .withoutEscapingSlashes }))
+    }
+
     @Test func jsonDecoderReadsOtherDateStrategiesBack() throws {
         struct Stamp: Codable, Equatable { var at: Date }
         let date = Date(timeIntervalSince1970: 1_700_000_000)

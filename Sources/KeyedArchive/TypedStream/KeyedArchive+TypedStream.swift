@@ -51,6 +51,13 @@ extension KeyedArchive {
     /// Nil for any other input, and wherever that reader gives up: read it with
     /// `init(data:options:)` then, which also reports any error.
     package static func typedStreamForJSON(_ data: Data, options: KeyedArchiveReadOptions = .default) -> KeyedArchive? {
-        TypedStreamDirectReader.archive(data, options: options)
+        TypedStreamDirectReader.table(data, options: options)?.archive(options: options)
+    }
+
+    /// The objects of a typedstream of Foundation's value classes, read straight from its bytes
+    /// (`TypedStreamDirectReader`) for writing their JSON without decoding them. Nil for any
+    /// other input, and wherever that reader gives up.
+    package static func typedStreamValueTable(_ data: Data, options: KeyedArchiveReadOptions = .default) -> TypedStreamValueTable? {
+        TypedStreamDirectReader.table(data, options: options)
     }
 }

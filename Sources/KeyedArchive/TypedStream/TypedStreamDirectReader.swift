@@ -2,32 +2,25 @@ import Foundation
 import PropertyList
 import TypedStream
 
-/// Reads a typedstream of Foundation's value classes straight from its bytes into the objects
-/// `KeyedArchive(typedStream:)` decodes from it, in one pass, without the stream's value tree
-/// (`TypedStream`) or the keyed form's parts: what `inspect --format json` and `unarchive --to
-/// json` of a large stream need, at a fraction of the time and memory.
+/// Reads a typedstream of Foundation's value classes straight from its bytes, in one pass,
+/// into a `TypedStreamValueTable`: without the stream's value tree (`TypedStream`), the keyed
+/// form's parts or any decoded object. What `inspect --format json` and `unarchive --to json`
+/// of a large stream need, at a fraction of the time and memory.
 ///
 /// It takes only streams whose objects are all of these classes, written as Foundation writes
 /// them: NSString and NSMutableString, NSNumber of a scalar type, NSDate, NSData and
 /// NSMutableData, NSArray and NSMutableArray, NSDictionary and NSMutableDictionary, and NSColor
 /// of RGB, white or CMYK components; and whose top level is one object (what
-/// `+[NSArchiver archivedDataWithRootObject:]` writes). For those it makes each object's keyed
-/// fields as `TypedStreamKeyedArchiver`'s readers do, gives the class descriptions the same
-/// UIDs, and ends with the builder's own walk and content decoders
-/// (`TypedStreamObjectBuilder.reachableObjects`), so the objects are the same.
+/// `+[NSArchiver archivedDataWithRootObject:]` writes). For those the table gives each object's
+/// keyed fields as `TypedStreamKeyedArchiver`'s readers do and the class descriptions the same
+/// UIDs, so its JSON is the decoded archive's.
 ///
 /// It reads as `TypedStreamReader` does (the same tags, references, tables, limits and counts)
 /// and gives up (nil) at anything else: another class or layout, a malformed byte, a limit
 /// reached. The caller then reads the stream the ordinary way, which says what is wrong, so
-/// an error or a refusal is never this reader's. Data objects refer to the input's bytes
-/// instead of copying them.
-///
-/// The archive it gives holds the stream's header and classes (`typedStream`, without its
-/// objects and groups) and no keyed form (`plist`): it is for writing the JSON of its objects
-/// and the compact `typedStream` member, and is not handed out.
+/// an error or a refusal is never this reader's.
 struct TypedStreamDirectReader {
     let bytes: UnsafeRawBufferPointer
-    let source: Data
     let limits: TypedStreamReadOptions
     var bigEndian = false
     var position = 0
@@ -55,19 +48,9 @@ struct TypedStreamDirectReader {
         case cString(Int)
     }
 
-    struct StreamClass {
-        var name: Range<Int>
-        var version: Int
-        var superclass: Int?
-        /// What its objects are, worked out the first time one is read.
-        var kind: Kind?
-    }
-
-    /// The classes read here, by their exact chain of names.
-    enum Kind {
-        case string, mutableString, number, date, data, mutableData, array, dictionary, color
-        case other
-    }
+    typealias StreamClass = TypedStreamValueTable.StreamClass
+    typealias Kind = TypedStreamValueTable.Kind
+    typealias Entry = TypedStreamValueTable.Entry
 
     /// The type encodings read here; any other gives up.
     enum Encoding: Equatable {
@@ -86,32 +69,19 @@ struct TypedStreamDirectReader {
         case other
     }
 
-    /// A stream object, as far as its keyed form needs it.
-    enum Entry {
-        case pending
-        case string(Range<Int>)
-        case mutableString(classIndex: Int, Range<Int>)
-        case number(PropertyListValue)
-        case date(classIndex: Int, Double)
-        case data(Range<Int>)
-        case mutableData(classIndex: Int, Range<Int>)
-        case array(classIndex: Int, Range<Int>)
-        case dictionary(classIndex: Int, keys: Range<Int>, values: Range<Int>)
-        case color(classIndex: Int, kind: Int64, components: [Double])
-    }
-
     /// The stream's tags.
     typealias Tag = TypedStreamTag
 
-    /// The archive `KeyedArchive(data:options:)` decodes from `data`, for writing its JSON; nil
-    /// when `data` is not a stream this reads, or anything in it is not as this reads it.
-    static func archive(_ data: Data, options: KeyedArchiveReadOptions) -> KeyedArchive? {
+    /// The objects of `data` as this reads them, for writing their JSON; nil when `data` is not
+    /// a stream this reads, or anything in it is not as this reads it.
+    static func table(_ data: Data, options: KeyedArchiveReadOptions) -> TypedStreamValueTable? {
         guard TypedStream.isTypedStream(data) else { return nil }
-        return data.withUnsafeBytes { raw -> KeyedArchive? in
-            var reader = TypedStreamDirectReader(bytes: raw, source: data, limits: options.typedStream)
+        return data.withUnsafeBytes { raw -> TypedStreamValueTable? in
+            var reader = TypedStreamDirectReader(bytes: raw, limits: options.typedStream)
             do throws(GiveUp) {
                 let (header, root) = try reader.readStream()
-                return reader.assemble(header: header, root: root, options: options)
+                return TypedStreamValueTable(source: data, header: header, root: root, objects: reader.objects,
+                                             elements: reader.elements, classes: reader.classes)
             } catch {
                 return nil
             }
@@ -360,19 +330,8 @@ struct TypedStreamDirectReader {
         return introduced.first ?? superclass
     }
 
-    /// A class's names, most derived first (`TypedStream.classChain(ofClass:)`).
     func chain(ofClass start: Int) -> [String] {
-        var names: [String] = []
-        var next: Int? = start
-        while let index = next, index < classes.count, names.count <= classes.count {
-            names.append(name(ofClass: index))
-            next = classes[index].superclass
-        }
-        return names
-    }
-
-    func name(ofClass index: Int) -> String {
-        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[classes[index].name]), as: UTF8.self)
+        TypedStreamValueTable.chain(ofClass: start, classes: classes, bytes: bytes)
     }
 
     static let kinds: [[String]: Kind] = [
@@ -518,161 +477,5 @@ struct TypedStreamDirectReader {
         let root = try readObjectGroup()
         guard position == bytes.count else { throw GiveUp() }
         return (header, root)
-    }
-
-    // MARK: The archive
-
-    /// The bytes of `range` as data: small ones copied, larger ones referring to `source`,
-    /// which they keep.
-    func data(_ range: Range<Int>) -> Data {
-        guard range.count > 256, let base = bytes.baseAddress else { return Data(UnsafeRawBufferPointer(rebasing: bytes[range])) }
-        let source = self.source
-        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base + range.lowerBound), count: range.count,
-                    deallocator: .custom { _, _ in withExtendedLifetime(source) {} })
-    }
-
-    func string(_ range: Range<Int>) -> String {
-        String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self)
-    }
-
-    /// `TypedStreamKeyedArchiver.readArray`'s `NS.objects` (and a dictionary's lists) made a
-    /// field by `TypedStreamObjectBuilder.field`.
-    func references(_ range: Range<Int>) -> ArchivedValue {
-        guard !range.isEmpty else { return .inline(.array([])) }
-        var values: [ArchivedValue] = []
-        values.reserveCapacity(range.count)
-        for i in range {
-            let number = elements[i]
-            values.append(number < 0 ? .null : .object(uid: Int(number) + 1))
-        }
-        return .array(values)
-    }
-
-    /// A color's components as `TypedStreamKeyedArchiver.componentText` writes them, and each
-    /// written component read back as `ArchivedColorDecoder.numbers` reads it (nil when one
-    /// does not read): each component's text and value worked out once per value, as colors
-    /// share a few values.
-    func colorText(_ components: [Double], cache: inout [UInt64: (text: [UInt8], value: Double?)]) -> (Data, [Double]?) {
-        var shown = components[...]
-        if shown.count > 1, shown.last == 1 { shown.removeLast() }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(shown.count * 13)
-        var values: [Double]? = []
-        values?.reserveCapacity(shown.count)
-        for (i, component) in shown.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: " ")) }
-            let entry: (text: [UInt8], value: Double?)
-            if let known = cache[component.bitPattern] {
-                entry = known
-            } else {
-                var text: [UInt8] = []
-                TypedStreamKeyedArchiver.appendTenDigits(component, to: &text)
-                entry = (text, Double(String(decoding: text, as: UTF8.self)))
-                cache[component.bitPattern] = entry
-            }
-            bytes.append(contentsOf: entry.text)
-            if let value = entry.value { values?.append(value) } else { values = nil }
-        }
-        bytes.append(0)
-        return (Data(bytes), values)
-    }
-
-    /// What `ArchivedColorDecoder.decode` gives for an NSColor of `kind` whose components
-    /// read back as `values` (as many as `colorText` wrote).
-    static func color(kind: Int64, _ values: [Double]) -> ArchivedColor? {
-        if kind == 1 || kind == 2, values.count >= 3 {
-            return ArchivedColor(red: values[0], green: values[1], blue: values[2], alpha: values.count > 3 ? values[3] : 1,
-                                 space: kind == 1 ? .calibratedRGB : .deviceRGB)
-        }
-        if kind == 3 || kind == 4, let w = values.first {
-            return ArchivedColor(red: w, green: w, blue: w, alpha: values.count > 1 ? values[1] : 1,
-                                 space: kind == 3 ? .calibratedWhite : .deviceWhite, white: w)
-        }
-        if kind == 5, values.count >= 4 {
-            let (c, m, y, k) = (values[0], values[1], values[2], values[3])
-            return ArchivedColor(red: (1 - c) * (1 - k), green: (1 - m) * (1 - k), blue: (1 - y) * (1 - k),
-                                 alpha: values.count > 4 ? values[4] : 1, space: .cmyk)
-        }
-        return nil
-    }
-
-    /// The builder's objects, class descriptions and walk, from what was read.
-    func assemble(header: TypedStreamHeader, root: Int32, options: KeyedArchiveReadOptions) -> KeyedArchive? {
-        let count = objects.count
-        var built: [TypedStreamObjectBuilder.Built] = []
-        built.reserveCapacity(count)
-        var classTable: TypedStreamObjectBuilder.ClassTable = [:]
-        // Class descriptions follow `$null` and the stream's objects, in the order objects first
-        // need them, one per chain of names.
-        var total = count + 1
-        var uidsByChain: [[String]: Int] = [:]
-        var uidsByClass = [Int?](repeating: nil, count: classes.count)
-        var componentTexts: [UInt64: (text: [UInt8], value: Double?)] = [:]
-        func classUID(_ index: Int) -> Int {
-            if let known = uidsByClass[index] { return known }
-            let chain = self.chain(ofClass: index)
-            let uid: Int
-            if let shared = uidsByChain[chain] {
-                uid = shared
-            } else {
-                uid = total
-                total += 1
-                uidsByChain[chain] = uid
-                let name = chain.first ?? "NSObject"
-                let archivedClass = ArchivedClass(uid: uid, name: name, chain: chain.isEmpty ? [name] : chain)
-                let decoderName = ArchivedContentDecoder.decoderName(for: archivedClass)
-                classTable[uid] = (archivedClass, decoderName.flatMap { ArchivedContentDecoder.decoders[$0] }, decoderName)
-            }
-            uidsByClass[index] = uid
-            return uid
-        }
-        for entry in objects {
-            switch entry {
-            case .pending:
-                return nil
-            case .string(let range):
-                built.append(.inline(.string(string(range))))
-            case .number(let value):
-                built.append(.inline(value))
-            case .data(let range):
-                built.append(.inline(.data(data(range))))
-            case .mutableString(let classIndex, let range):
-                built.append(.object(classUID: classUID(classIndex), fields: [ArchivedField(key: "NS.string", value: .inline(.string(string(range))))]))
-            case .date(let classIndex, let seconds):
-                built.append(.object(classUID: classUID(classIndex), fields: [ArchivedField(key: "NS.time", value: .inline(.real(seconds)))]))
-            case .mutableData(let classIndex, let range):
-                built.append(.object(classUID: classUID(classIndex), fields: [ArchivedField(key: "NS.data", value: .inline(.data(data(range))))]))
-            case .array(let classIndex, let range):
-                built.append(.object(classUID: classUID(classIndex), fields: [ArchivedField(key: "NS.objects", value: references(range))]))
-            case .dictionary(let classIndex, let keys, let values):
-                built.append(.object(classUID: classUID(classIndex), fields: [
-                    ArchivedField(key: "NS.keys", value: references(keys)), ArchivedField(key: "NS.objects", value: references(values)),
-                ]))
-            case .color(let classIndex, let kind, let components):
-                let uid = classUID(classIndex)
-                let key = kind <= 2 ? "NSRGB" : kind <= 4 ? "NSWhite" : "NSCMYK"
-                let (text, values) = colorText(components, cache: &componentTexts)
-                let fields = [
-                    ArchivedField(key: "NSColorSpace", value: .inline(.integer(PropertyListInteger(kind)))),
-                    ArchivedField(key: key, value: .inline(.data(text))),
-                ]
-                if classTable[uid]?.decoderName == "NSColor", let values, let color = Self.color(kind: kind, values) {
-                    built.append(.decoded(classUID: uid, fields: fields, content: .color(color)))
-                } else {
-                    built.append(.object(classUID: uid, fields: fields))
-                }
-            }
-        }
-        guard total <= options.propertyList.maximumObjectCount else { return nil }
-        let top = [ArchivedField(key: "root", value: root < 0 ? .null : .object(uid: Int(root) + 1))]
-        guard let decoded = TypedStreamObjectBuilder.reachableObjects(built, top: top, classes: classTable, total: total, options: options) else {
-            return nil
-        }
-        var archive = KeyedArchive(archiver: "NSArchiver", version: header.systemVersion, top: top,
-                                   root: KeyedArchiveDecoding.root(of: top, preferring: options.topKey), objects: decoded, plist: .null)
-        archive.typedStream = TypedStream(header: header, contents: [], objects: [], classes: classes.indices.map { index in
-            TypedStreamClass(name: name(ofClass: index), version: classes[index].version, superclass: classes[index].superclass)
-        })
-        return archive
     }
 }

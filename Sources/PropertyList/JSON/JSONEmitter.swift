@@ -263,11 +263,16 @@ public struct JSONEmitter: ~Copyable {
     }
 
     public mutating func writeData(_ data: Data, level: Int) {
+        data.withUnsafeBytes { writeData(bytes: $0, level: level) }
+    }
+
+    /// `writeData(_:level:)` of bytes that need not be `Data` (a range of a larger input).
+    public mutating func writeData(bytes: UnsafeRawBufferPointer, level: Int) {
         switch options.dataEncodingStrategy {
         case .deferredToData:
-            guard !data.isEmpty else { return writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
+            guard !bytes.isEmpty else { return writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
             out.append(UInt8(ascii: "["))
-            for (i, byte) in data.enumerated() {
+            for (i, byte) in bytes.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 newline(level + 1)
                 out.appendDecimal(UInt64(byte))
@@ -276,62 +281,73 @@ public struct JSONEmitter: ~Copyable {
             out.append(UInt8(ascii: "]"))
         case .base64:
             out.append(UInt8(ascii: "\""))
-            appendBase64(data)
+            appendBase64(bytes)
             out.append(UInt8(ascii: "\""))
         }
     }
 
+    /// Each 12 bits' two base64 characters, as the little-endian `UInt16` they are stored as:
+    /// two look-ups for three bytes instead of four.
+    private static let base64Pairs: [UInt16] = {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        return (0..<4096).map { UInt16(alphabet[$0 >> 6]) | UInt16(alphabet[$0 & 0x3F]) << 8 }
+    }()
+
     /// Standard base64 with padding and no line breaks, `/` escaped like any string's.
     ///
-    /// Written through a pointer into the reserved output, four characters at a time: the
-    /// data of an archive (a typedstream's notes, images) is most of its JSON.
-    private mutating func appendBase64(_ data: Data) {
+    /// Written through a pointer into the reserved output, three bytes at a time as two pairs of
+    /// characters (`base64Pairs`); with slashes escaped, groups holding one take the slow way.
+    /// The data of an archive (a typedstream's notes, images) is most of its JSON.
+    private mutating func appendBase64(_ raw: UnsafeRawBufferPointer) {
         let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
         let table = alphabet.utf8Start
         let escapes = escapesSlashes
         // At most two bytes per character (an escaped slash) plus the padding.
-        let (groups, _) = ((data.count + 2) / 3).multipliedReportingOverflow(by: 8)
+        let (groups, _) = ((raw.count + 2) / 3).multipliedReportingOverflow(by: 8)
         out.reserve(groups)
         let start = out.base + out.count
-        let written = data.withUnsafeBytes { raw -> Int in
-            guard let source = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
-            let n = raw.count
-            var d = start
-            @inline(__always)
-            func emit(_ c: UInt8) {
-                if c == UInt8(ascii: "/"), escapes {
-                    d[0] = UInt8(ascii: "\\")
-                    d += 1
-                }
-                d[0] = c
+        guard let source = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let n = raw.count
+        var d = start
+        @inline(__always)
+        func emit(_ c: UInt8) {
+            if c == UInt8(ascii: "/"), escapes {
+                d[0] = UInt8(ascii: "\\")
                 d += 1
             }
-            var i = 0
+            d[0] = c
+            d += 1
+        }
+        var i = 0
+        Self.base64Pairs.withUnsafeBufferPointer { pairs in
+            let slashBits: UInt16 = 0x2F2F
             while i + 3 <= n {
-                let v = UInt32(source[i]) << 16 | UInt32(source[i + 1]) << 8 | UInt32(source[i + 2])
-                let c0 = table[Int(v >> 18)], c1 = table[Int(v >> 12 & 0x3F)], c2 = table[Int(v >> 6 & 0x3F)], c3 = table[Int(v & 0x3F)]
-                if escapes, c0 == UInt8(ascii: "/") || c1 == UInt8(ascii: "/") || c2 == UInt8(ascii: "/") || c3 == UInt8(ascii: "/") {
-                    emit(c0); emit(c1); emit(c2); emit(c3)
+                let v = Int(source[i]) << 16 | Int(source[i + 1]) << 8 | Int(source[i + 2])
+                let high = pairs[v >> 12], low = pairs[v & 0xFFF]
+                @inline(__always) func hasSlash(_ p: UInt16) -> Bool { p & 0xFF == slashBits & 0xFF || p >> 8 == slashBits >> 8 }
+                if escapes, hasSlash(high) || hasSlash(low) {
+                    emit(UInt8(truncatingIfNeeded: high)); emit(UInt8(truncatingIfNeeded: high >> 8))
+                    emit(UInt8(truncatingIfNeeded: low)); emit(UInt8(truncatingIfNeeded: low >> 8))
                 } else {
-                    d[0] = c0; d[1] = c1; d[2] = c2; d[3] = c3
+                    UnsafeMutableRawPointer(d).storeBytes(of: (high.littleEndian), toByteOffset: 0, as: UInt16.self)
+                    UnsafeMutableRawPointer(d).storeBytes(of: (low.littleEndian), toByteOffset: 2, as: UInt16.self)
                     d += 4
                 }
                 i += 3
             }
-            if n - i == 1 {
-                let v = UInt32(source[i]) << 16
-                emit(table[Int(v >> 18)]); emit(table[Int(v >> 12 & 0x3F)])
-                d[0] = UInt8(ascii: "="); d[1] = UInt8(ascii: "=")
-                d += 2
-            } else if n - i == 2 {
-                let v = UInt32(source[i]) << 16 | UInt32(source[i + 1]) << 8
-                emit(table[Int(v >> 18)]); emit(table[Int(v >> 12 & 0x3F)]); emit(table[Int(v >> 6 & 0x3F)])
-                d[0] = UInt8(ascii: "=")
-                d += 1
-            }
-            return d - start
         }
-        out.count += written
+        if n - i == 1 {
+            let v = UInt32(source[i]) << 16
+            emit(table[Int(v >> 18)]); emit(table[Int(v >> 12 & 0x3F)])
+            d[0] = UInt8(ascii: "="); d[1] = UInt8(ascii: "=")
+            d += 2
+        } else if n - i == 2 {
+            let v = UInt32(source[i]) << 16 | UInt32(source[i + 1]) << 8
+            emit(table[Int(v >> 18)]); emit(table[Int(v >> 12 & 0x3F)]); emit(table[Int(v >> 6 & 0x3F)])
+            d[0] = UInt8(ascii: "=")
+            d += 1
+        }
+        out.count += d - start
     }
 
     // MARK: Strings

@@ -1,0 +1,250 @@
+import Foundation
+import KeyedArchive
+@_spi(Writers) import PropertyList
+
+extension PayloadMapper {
+    /// The payload of a typedstream's root as JSON, written from its `TypedStreamValueTable`
+    /// without decoding its objects: the bytes `json(of:options:)` gives for the archive
+    /// `table.archive(options:)` decodes. The output goes to `drain` a chunk of about
+    /// `chunkSize` bytes at a time, or without a drain whole to `finished`.
+    ///
+    /// False when the table's objects are not all decoded as read
+    /// (`TypedStreamValueTable.decodesAsWritten(options:)`), the root is nil, or the walk meets
+    /// anything the ordinary one reports or takes another path for (a cycle, a limit, a key that
+    /// is not a string, a nested payload to expand), which it may find after chunks were handed
+    /// on: the caller must then drop them.
+    package func writeJSON(of table: TypedStreamValueTable, readOptions: KeyedArchiveReadOptions, options jsonOptions: JSONWriteOptions,
+                           capacity: Int, chunkSize: Int = 1 << 20, drain: ((UnsafeRawBufferPointer) -> Void)?,
+                           finished: (Data) -> Void) -> Bool {
+        guard table.root >= 0, table.decodesAsWritten(options: readOptions) else { return false }
+        var mapping = options
+        mapping.target = .json
+        var stream = ValueTableJSONStream(table: table, options: mapping, chunkSize: chunkSize, drain: drain)
+        var emitter = JSONEmitter(options: jsonOptions, capacity: capacity)
+        let written = table.source.withUnsafeBytes { bytes -> Bool in
+            do throws(ValueTableJSONStream.Stop) {
+                try stream.write(table.root, depth: 0, level: 0, bytes: bytes, into: &emitter)
+                return true
+            } catch {
+                return false
+            }
+        }
+        guard written else { return false }
+        if let drain {
+            emitter.out.drain(drain)
+        } else {
+            finished(emitter.data())
+        }
+        return true
+    }
+
+    /// `JSONStream` over a `TypedStreamValueTable`: each function writes what its counterpart
+    /// there writes for the decoded object, with the same counts and checks, and stops where
+    /// that one would throw or take a path this one does not follow. Objects are stream object
+    /// numbers (-1: nil).
+    struct ValueTableJSONStream {
+        /// Thrown to give the stream back to the ordinary walk.
+        struct Stop: Error {}
+
+        let table: TypedStreamValueTable
+        let options: PayloadOptions
+        /// `Walk.ancestors`: per object, whether it is on the way to the current value.
+        var ancestors: [Bool]
+        /// `Walk.produced`.
+        var produced = 0
+        /// The keys of the last dictionary written, by their object numbers: each as written as
+        /// a JSON key (the string and the colon), kept in `lastKeyBytes` at `lastKeyTexts`, and
+        /// the writing order when keys are sorted.
+        var lastKeys: [Int32] = []
+        var lastKeyBytes: [UInt8] = []
+        var lastKeyTexts: [Range<Int>] = []
+        var lastKeyOrder: [Int] = []
+        /// Color components' texts and values, and their payload spellings, worked out once per
+        /// component.
+        var componentTexts: [UInt64: TypedStreamValueTable.ComponentText] = [:]
+        var components: [UInt64: Double] = [:]
+        let drain: ((UnsafeRawBufferPointer) -> Void)?
+        let chunkSize: Int
+
+        init(table: TypedStreamValueTable, options: PayloadOptions, chunkSize: Int, drain: ((UnsafeRawBufferPointer) -> Void)?) {
+            self.table = table
+            self.options = options
+            self.chunkSize = chunkSize
+            self.drain = drain
+            ancestors = [Bool](repeating: false, count: table.objects.count)
+        }
+
+        @inline(__always)
+        mutating func count(_ n: Int) throws(Stop) {
+            produced += n
+            guard produced <= options.maximumValueCount else { throw Stop() }
+        }
+
+        /// `JSONStream.write` of the object `number`, or null for nil.
+        mutating func write(_ number: Int32, depth: Int, level: Int, bytes: UnsafeRawBufferPointer, into e: inout JSONEmitter) throws(Stop) {
+            guard depth <= options.maximumDepth else { throw Stop() }
+            try count(1)
+            guard number >= 0 else { return e.out.append("null") }
+            let index = Int(number)
+            switch table.objects[index] {
+            case .pending:
+                throw Stop()
+            case .string(let range), .mutableString(_, let range):
+                writeText(range, bytes: bytes, into: &e)
+            case .number(let n):
+                do { try e.write(n, level: level) } catch { throw Stop() }
+            case .date(_, let seconds):
+                do { try e.write(.date(Date(timeIntervalSinceReferenceDate: seconds)), level: level) } catch { throw Stop() }
+            case .data(let range), .mutableData(_, let range):
+                // A nested payload to expand takes the ordinary walk.
+                if options.expandsNestedPayloads, NestedPayload.identify(table.data(range)) != nil { throw Stop() }
+                e.writeData(bytes: UnsafeRawBufferPointer(rebasing: bytes[range]), level: level)
+            case .array(_, let range):
+                try enter(index)
+                try writeElements(range, depth: depth, level: level, bytes: bytes, into: &e)
+                ancestors[index] = false
+            case .dictionary(_, let keys, let values):
+                try enter(index)
+                try writeDictionary(keys: keys, values: values, depth: depth, level: level, bytes: bytes, into: &e)
+                ancestors[index] = false
+            case .color(_, let kind, let components):
+                guard let color = TypedStreamValueTable.decodedColor(kind: kind, components, cache: &componentTexts) else { throw Stop() }
+                try writeColor(color, level: level, into: &e)
+            }
+        }
+
+        /// The emitter's writing of `Walk.color(color)`: each component as `Walk.component` spells
+        /// it (worked out once per value), the color space unless sRGB, keys sorted when asked.
+        mutating func writeColor(_ color: ArchivedColor, level: Int, into e: inout JSONEmitter) throws(Stop) {
+            func spelled(_ v: Double) -> Double {
+                if let known = components[v.bitPattern] { return known }
+                guard case .real(let r) = Walk.component(v) else { return v }
+                components[v.bitPattern] = r
+                return r
+            }
+            let reals = [spelled(color.red), spelled(color.green), spelled(color.blue), spelled(color.alpha)]
+            let withSpace = color.space != .sRGB
+            // red, green, blue, alpha, colorSpace; sorted by their bytes: alpha, blue, colorSpace, green, red.
+            let order: [Int] = e.sortsKeys ? (withSpace ? [3, 2, 4, 1, 0] : [3, 2, 1, 0]) : (withSpace ? [0, 1, 2, 3, 4] : [0, 1, 2, 3])
+            e.out.append(UInt8(ascii: "{"))
+            for (n, member) in order.enumerated() {
+                let first = n == 0
+                switch member {
+                case 0: e.writeKey("red", first: first, level: level + 1)
+                case 1: e.writeKey("green", first: first, level: level + 1)
+                case 2: e.writeKey("blue", first: first, level: level + 1)
+                case 3: e.writeKey("alpha", first: first, level: level + 1)
+                default: e.writeKey("colorSpace", first: first, level: level + 1)
+                }
+                if member == 4 {
+                    e.writeString(color.space.rawValue)
+                } else {
+                    do { try e.writeReal(reals[member], what: "real") } catch { throw Stop() }
+                }
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "}"))
+        }
+
+        /// `Walk.enter`: a cycle, which the ordinary walk reports or breaks, stops this one.
+        @inline(__always)
+        mutating func enter(_ index: Int) throws(Stop) {
+            guard !ancestors[index] else { throw Stop() }
+            ancestors[index] = true
+        }
+
+        /// A string object's text as the decoded string is written: UTF-8 as it is, anything
+        /// else through `String(decoding:as:)`, which repairs it.
+        func writeText(_ range: Range<Int>, bytes: UnsafeRawBufferPointer, into e: inout JSONEmitter) {
+            let text = UnsafeRawBufferPointer(rebasing: bytes[range]).assumingMemoryBound(to: UInt8.self)
+            if text.allSatisfy({ $0 < 0x80 }) { return e.writeString(utf8: text) }
+            e.writeString(String(decoding: text, as: UTF8.self))
+        }
+
+        /// Hands the output on once it passes the chunk size.
+        @inline(__always)
+        func drainIfFull(_ e: inout JSONEmitter) {
+            if let drain, e.out.length >= chunkSize { e.out.drain(drain) }
+        }
+
+        /// `JSONStream.writeElements`.
+        mutating func writeElements(_ range: Range<Int>, depth: Int, level: Int, bytes: UnsafeRawBufferPointer, into e: inout JSONEmitter) throws(Stop) {
+            guard !range.isEmpty else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
+            e.out.append(UInt8(ascii: "["))
+            for i in range {
+                if i > range.lowerBound { e.out.append(UInt8(ascii: ",")) }
+                e.newline(level + 1)
+                try write(table.elements[i], depth: depth + 1, level: level + 1, bytes: bytes, into: &e)
+                drainIfFull(&e)
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "]"))
+        }
+
+        /// `JSONStream.writeDictionary` of a dictionary whose keys are all strings: the keys
+        /// counted at `depth + 1`, then each value under its key. The keys of a dictionary with
+        /// the same key objects as the one before are copied from where that one's were kept.
+        mutating func writeDictionary(keys: Range<Int>, values: Range<Int>, depth: Int, level: Int, bytes: UnsafeRawBufferPointer,
+                                      into e: inout JSONEmitter) throws(Stop) {
+            let count = keys.count
+            guard depth + 1 <= options.maximumDepth else { throw Stop() }
+            try self.count(count)
+            let same = lastKeys.count == count && table.elements[keys].elementsEqual(lastKeys)
+            var names: [Range<Int>] = []
+            var order: [Int] = []
+            var texts: [Range<Int>] = []
+            // The dictionaries inside replace the last keys with their own: these stay here.
+            var keyBytes: [UInt8] = []
+            if same {
+                order = lastKeyOrder
+                texts = lastKeyTexts
+                keyBytes = lastKeyBytes
+            } else {
+                names.reserveCapacity(count)
+                for i in keys {
+                    let number = table.elements[i]
+                    guard number >= 0 else { throw Stop() }
+                    switch table.objects[Int(number)] {
+                    case .string(let range), .mutableString(_, let range): names.append(range)
+                    default: throw Stop()
+                    }
+                }
+                if e.sortsKeys {
+                    // JSONEncoder orders keys by their UTF-8 bytes; ties keep the order read.
+                    let sortKeys = names.map { Array(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[$0]), as: UTF8.self).utf8) }
+                    order = Array(0..<count).sorted { a, b in
+                        sortKeys[a] == sortKeys[b] ? a < b : sortKeys[a].lexicographicallyPrecedes(sortKeys[b])
+                    }
+                }
+                texts = Array(repeating: 0..<0, count: count)
+            }
+            guard count > 0 else { return e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: level) }
+            e.out.append(UInt8(ascii: "{"))
+            for n in 0..<count {
+                let i = e.sortsKeys ? order[n] : n
+                if n > 0 { e.out.append(UInt8(ascii: ",")) }
+                e.newline(level + 1)
+                if same {
+                    keyBytes.withUnsafeBytes { e.out.append(UnsafeRawBufferPointer(rebasing: $0[texts[i]])) }
+                } else {
+                    let start = e.out.length
+                    writeText(names[i], bytes: bytes, into: &e)
+                    e.writeColon()
+                    let from = keyBytes.count
+                    keyBytes.append(contentsOf: e.out.bytes(start..<e.out.length))
+                    texts[i] = from..<keyBytes.count
+                }
+                try write(table.elements[values.lowerBound + i], depth: depth + 1, level: level + 1, bytes: bytes, into: &e)
+                drainIfFull(&e)
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "}"))
+            if !same {
+                lastKeys = Array(table.elements[keys])
+                lastKeyBytes = keyBytes
+                lastKeyTexts = texts
+                lastKeyOrder = order
+            }
+        }
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+@_spi(Writers) import PropertyList
+
+extension KeyedArchiveJSONExporter {
+    /// `write(_:chunkSize:to:)` of the archive `table.archive(options:)` gives, written from
+    /// the table object by object without decoding any: the same bytes, handed to `emit` the
+    /// same way.
+    ///
+    /// It takes the compact form (`omitsDefaultMembers`) of a table whose objects the decoder
+    /// takes as they were read (`TypedStreamValueTable.decodesAsWritten(options:)`). It looks
+    /// at every object before writing anything, so false means nothing was handed on: the
+    /// caller then writes the decoded archive.
+    ///
+    /// - Throws: `PropertyListError` as `write(_:chunkSize:to:)` throws it.
+    package func write(_ table: TypedStreamValueTable, options: KeyedArchiveReadOptions, chunkSize: Int = 1 << 20,
+                       to emit: (UnsafeRawBufferPointer) -> Void) throws(PropertyListError) -> Bool {
+        guard omitsDefaultMembers, table.decodesAsWritten(options: options) else { return false }
+        var jsonOptions = JSONWriteOptions()
+        jsonOptions.outputFormatting = prettyPrinted ? [.prettyPrinted, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
+        var emitter = JSONEmitter(options: jsonOptions, capacity: max(chunkSize, 1) + 65_536)
+        try withoutActuallyEscaping(emit) { (emit) throws(PropertyListError) in
+            var writer = ValueTableDocumentWriter(exporter: self, table: table, drain: emit, chunkSize: max(chunkSize, 1))
+            // `withUnsafeBytes` rethrows untyped: the error is carried out as a value.
+            let failure = table.source.withUnsafeBytes { bytes -> PropertyListError? in
+                do throws(PropertyListError) {
+                    try writer.writeDocument(level: 0, bytes: bytes, into: &emitter)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw failure }
+            emitter.out.append(0x0A)
+            emitter.out.drain(emit)
+        }
+        return true
+    }
+
+    /// `DocumentWriter` over a `TypedStreamValueTable`, compact form only: each object written
+    /// as `DocumentWriter.writeObject` writes the object the decoder makes of it.
+    struct ValueTableDocumentWriter {
+        let exporter: KeyedArchiveJSONExporter
+        let table: TypedStreamValueTable
+        let drain: (UnsafeRawBufferPointer) -> Void
+        let chunkSize: Int
+        var parts = RepeatedParts()
+        /// Color components' texts and values, worked out once per component.
+        var componentTexts: [UInt64: TypedStreamValueTable.ComponentText] = [:]
+        /// A color's components' text, made again for each color.
+        var colorText: [UInt8] = []
+
+        /// `DocumentWriter.writeDocument`.
+        mutating func writeDocument(level: Int, bytes: UnsafeRawBufferPointer, into e: inout JSONEmitter) throws(PropertyListError) {
+            let top = table.top
+            try DocumentWriter.writeHead(archiver: "NSArchiver", version: table.header.systemVersion, top: top,
+                                         root: KeyedArchiveDecoding.root(of: top, preferring: "root"), level: level, into: &e)
+            e.writeKey("objects", first: false, level: level + 1)
+            try writeObjects(level: level + 1, bytes: bytes, into: &e)
+            e.writeKey("classes", first: false, level: level + 1)
+            parts.writeClassCounts(level: level + 1, into: &e)
+            e.writeKey("typedStream", first: false, level: level + 1)
+            try e.write(TypedStreamJSON.member(table.streamWithoutObjects, withGroups: false), level: level + 1)
+            e.newline(level)
+            e.out.append(UInt8(ascii: "}"))
+        }
+
+        /// `DocumentWriter.writeObjects`: every object, in UID order.
+        mutating func writeObjects(level: Int, bytes: UnsafeRawBufferPointer, into e: inout JSONEmitter) throws(PropertyListError) {
+            guard !table.objects.isEmpty else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
+            e.out.append(UInt8(ascii: "["))
+            for number in table.objects.indices {
+                e.writeSeparator(first: number == 0, level: level + 1)
+                try writeObject(number, level: level + 1, bytes: bytes, into: &e)
+                if e.out.length >= chunkSize { e.out.drain(drain) }
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "]"))
+        }
+
+        /// `DocumentWriter.writeObject` of stream object `number` (UID `number + 1`), without
+        /// default members.
+        mutating func writeObject(_ number: Int, level: Int, bytes: UnsafeRawBufferPointer, into e: inout JSONEmitter) throws(PropertyListError) {
+            let inner = level + 1
+            e.out.append(UInt8(ascii: "{"))
+            e.writeKey("uid", first: true, level: inner)
+            e.out.appendDecimal(number + 1)
+            let entry = table.objects[number]
+            if let classIndex = entry.classIndex {
+                let archivedClass = table.description(ofClass: classIndex).archivedClass
+                parts.writeCompactClassPart(archivedClass: archivedClass, inlineName: archivedClass.name, level: inner, into: &e)
+            }
+            switch entry {
+            case .pending:
+                // `decodesAsWritten` let none through.
+                break
+            case .string(let range):
+                parts.writeCompactClassPart(archivedClass: nil, inlineName: "NSString", level: inner, into: &e)
+                DocumentWriter.writeKind("string", level: inner, into: &e)
+                e.writeKey("value", first: false, level: inner)
+                Self.writeText(range, bytes: bytes, into: &e)
+            case .mutableString(_, let range):
+                DocumentWriter.writeKind("string", level: inner, into: &e)
+                e.writeKey("value", first: false, level: inner)
+                Self.writeText(range, bytes: bytes, into: &e)
+                openFields(with: "NS.string", level: inner, into: &e)
+                Self.writeText(range, bytes: bytes, into: &e)
+                Self.closeFields(level: inner, into: &e)
+            case .number(let n):
+                parts.writeCompactClassPart(archivedClass: nil, inlineName: "NSNumber", level: inner, into: &e)
+                DocumentWriter.writeKind("number", level: inner, into: &e)
+                e.writeKey("value", first: false, level: inner)
+                try DocumentWriter.writePlist(n, level: inner, into: &e)
+                if !KeyedArchiveJSONExporter.numberTypeIsImplied(n) {
+                    e.writeKey("numberType", first: false, level: inner)
+                    e.out.append(UInt8(ascii: "\""))
+                    e.out.append(string: n.typeName)
+                    e.out.append(UInt8(ascii: "\""))
+                }
+            case .date(_, let seconds):
+                let date = Date(timeIntervalSinceReferenceDate: seconds)
+                DocumentWriter.writeKind("date", level: inner, into: &e)
+                e.writeKey("value", first: false, level: inner)
+                try DocumentWriter.writePlist(.date(date), level: inner, into: &e)
+                e.writeKey("iso8601", first: false, level: inner)
+                DocumentWriter.writeISOText(date, into: &e)
+                openFields(with: "NS.time", level: inner, into: &e)
+                DocumentWriter.writeReal(seconds, level: inner + 1, into: &e)
+                Self.closeFields(level: inner, into: &e)
+            case .data(let range):
+                parts.writeCompactClassPart(archivedClass: nil, inlineName: "NSData", level: inner, into: &e)
+                try writeData(range, bytes: bytes, level: inner, into: &e)
+            case .mutableData(_, let range):
+                try writeData(range, bytes: bytes, level: inner, into: &e)
+                openFields(with: "NS.data", level: inner, into: &e)
+                Self.writeTaggedData(UnsafeRawBufferPointer(rebasing: bytes[range]), level: inner + 1, into: &e)
+                Self.closeFields(level: inner, into: &e)
+            case .array(_, let range):
+                DocumentWriter.writeKind("array", level: inner, into: &e)
+                // An empty list is an inline empty array, which is not what the value is read from.
+                if range.isEmpty {
+                    e.writeKey("value", first: false, level: inner)
+                    e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: inner)
+                }
+                openFields(with: "NS.objects", level: inner, into: &e)
+                writeReferences(range, level: inner + 1, into: &e)
+                Self.closeFields(level: inner, into: &e)
+            case .dictionary(_, let keys, let values):
+                DocumentWriter.writeKind("dictionary", level: inner, into: &e)
+                if keys.isEmpty {
+                    e.writeKey("value", first: false, level: inner)
+                    e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: inner)
+                }
+                openFields(with: "NS.keys", level: inner, into: &e)
+                writeReferences(keys, level: inner + 1, into: &e)
+                parts.writeFieldKey("NS.objects", first: false, level: inner + 1, into: &e)
+                writeReferences(values, level: inner + 1, into: &e)
+                Self.closeFields(level: inner, into: &e)
+            case .color(_, let kind, let components):
+                // `decodesAsWritten` saw that every color decodes.
+                if let color = TypedStreamValueTable.decodedColor(kind: kind, components, cache: &componentTexts) {
+                    DocumentWriter.writeKind("color", level: inner, into: &e)
+                    e.writeKey("value", first: false, level: inner)
+                    Self.writeColor(color, level: inner, into: &e)
+                }
+                openFields(with: "NSColorSpace", level: inner, into: &e)
+                e.out.appendDecimal(Int(kind))
+                parts.writeFieldKey(TypedStreamValueTable.colorKey(kind: kind), first: false, level: inner + 1, into: &e)
+                colorText.removeAll(keepingCapacity: true)
+                TypedStreamValueTable.appendColorText(components, cache: &componentTexts, to: &colorText)
+                colorText.withUnsafeBytes { Self.writeTaggedData($0, level: inner + 1, into: &e) }
+                Self.closeFields(level: inner, into: &e)
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "}"))
+        }
+
+        /// `"fields" : {` and the key of the first field.
+        mutating func openFields(with firstKey: String, level: Int, into e: inout JSONEmitter) {
+            e.writeKey("fields", first: false, level: level)
+            e.out.append(UInt8(ascii: "{"))
+            parts.writeFieldKey(firstKey, first: true, level: level + 1, into: &e)
+        }
+
+        /// The end of `"fields"`.
+        static func closeFields(level: Int, into e: inout JSONEmitter) {
+            e.newline(level)
+            e.out.append(UInt8(ascii: "}"))
+        }
+
+        /// `DocumentWriter.writePlist` of data: `{"$data": base64}`.
+        static func writeTaggedData(_ data: UnsafeRawBufferPointer, level: Int, into e: inout JSONEmitter) {
+            e.out.append(UInt8(ascii: "{"))
+            e.writeKey("$data", first: true, level: level + 1)
+            e.writeData(bytes: data, level: level + 1)
+            e.newline(level)
+            e.out.append(UInt8(ascii: "}"))
+        }
+
+        /// A color's `value` as the emitter writes `KeyedArchiveJSONExporter.color(_:)`: its
+        /// members in order, each real as `DocumentWriter.writeReal` writes it.
+        static func writeColor(_ c: ArchivedColor, level: Int, into e: inout JSONEmitter) {
+            e.out.append(UInt8(ascii: "{"))
+            e.writeKey("red", first: true, level: level + 1)
+            DocumentWriter.writeReal(c.red, level: level + 1, into: &e)
+            e.writeKey("green", first: false, level: level + 1)
+            DocumentWriter.writeReal(c.green, level: level + 1, into: &e)
+            e.writeKey("blue", first: false, level: level + 1)
+            DocumentWriter.writeReal(c.blue, level: level + 1, into: &e)
+            e.writeKey("alpha", first: false, level: level + 1)
+            DocumentWriter.writeReal(c.alpha, level: level + 1, into: &e)
+            e.writeKey("space", first: false, level: level + 1)
+            e.writeString(c.space.rawValue)
+            if let white = c.white {
+                e.writeKey("white", first: false, level: level + 1)
+                DocumentWriter.writeReal(white, level: level + 1, into: &e)
+            }
+            if let name = c.name {
+                e.writeKey("name", first: false, level: level + 1)
+                e.writeString(name)
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "}"))
+        }
+
+        /// A data object's `kind`, `value` and nested payload, as `DocumentWriter.writeOtherContent`
+        /// writes them.
+        func writeData(_ range: Range<Int>, bytes: UnsafeRawBufferPointer, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            DocumentWriter.writeKind("data", level: level, into: &e)
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
+            // Identified without a copy; decoded (when expanding) from data that may outlive this.
+            let data: Data
+            if let base = slice.baseAddress, !exporter.nested.expands {
+                data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: slice.count, deallocator: .none)
+            } else {
+                data = table.data(range)
+            }
+            let (payload, expanded) = exporter.nestedPayload(data, nesting: 0)
+            e.writeKey("value", first: false, level: level)
+            Self.writeTaggedData(slice, level: level, into: &e)
+            try DocumentWriter.writeNested(payload, expanded: expanded, level: level, into: &e)
+        }
+
+        /// A string object's text as the decoded string is written: UTF-8 as it is, anything
+        /// else through `String(decoding:as:)`, which repairs it.
+        static func writeText(_ range: Range<Int>, bytes: UnsafeRawBufferPointer, into e: inout JSONEmitter) {
+            let text = UnsafeRawBufferPointer(rebasing: bytes[range]).assumingMemoryBound(to: UInt8.self)
+            if text.allSatisfy({ $0 < 0x80 }) { return e.writeString(utf8: text) }
+            e.writeString(String(decoding: text, as: UTF8.self))
+        }
+
+        /// `DocumentWriter.writeValues` of a list of references: `{"$ref": uid}` each, nil as null.
+        func writeReferences(_ range: Range<Int>, level: Int, into e: inout JSONEmitter) {
+            guard !range.isEmpty else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
+            e.out.append(UInt8(ascii: "["))
+            for i in range {
+                let number = Int(table.elements[i])
+                if number >= 0 {
+                    DocumentWriter.writeReference(number + 1, separated: true, first: i == range.lowerBound, level: level + 1, into: &e)
+                } else {
+                    e.writeSeparator(first: i == range.lowerBound, level: level + 1)
+                    e.out.append("null")
+                }
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "]"))
+        }
+    }
+}
