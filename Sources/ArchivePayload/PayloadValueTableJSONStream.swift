@@ -61,7 +61,7 @@ extension PayloadMapper {
         var lastKeyOrder: [Int] = []
         /// Color components' texts and values, and their payload spellings, worked out once per
         /// component.
-        var componentTexts: [UInt64: TypedStreamValueTable.ComponentText] = [:]
+        var colorComponents = TypedStreamColorComponents()
         var components: [UInt64: Double] = [:]
         let drain: ((UnsafeRawBufferPointer) -> Void)?
         let chunkSize: Int
@@ -107,8 +107,8 @@ extension PayloadMapper {
                 try enter(index)
                 try writeDictionary(keys: keys, values: values, depth: depth, level: level, bytes: bytes, into: &e)
                 ancestors[index] = false
-            case .color(_, let kind, let components):
-                guard let color = TypedStreamValueTable.decodedColor(kind: kind, components, cache: &componentTexts) else { throw Stop() }
+            case .color(_, let kind, let range):
+                guard let color = colorComponents.decodedColor(kind: kind, table.components[range]) else { throw Stop() }
                 try writeColor(color, level: level, into: &e)
             }
         }

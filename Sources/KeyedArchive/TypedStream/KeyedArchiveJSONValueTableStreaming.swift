@@ -45,7 +45,7 @@ extension KeyedArchiveJSONExporter {
         let chunkSize: Int
         var parts = RepeatedParts()
         /// Color components' texts and values, worked out once per component.
-        var componentTexts: [UInt64: TypedStreamValueTable.ComponentText] = [:]
+        var colorComponents = TypedStreamColorComponents()
         /// A color's components' text, made again for each color.
         var colorText: [UInt8] = []
 
@@ -102,7 +102,7 @@ extension KeyedArchiveJSONExporter {
                 DocumentWriter.writeKind("string", level: inner, into: &e)
                 e.writeKey("value", first: false, level: inner)
                 Self.writeText(range, bytes: bytes, into: &e)
-                openFields(with: "NS.string", level: inner, into: &e)
+                openFields(with: .string, level: inner, into: &e)
                 Self.writeText(range, bytes: bytes, into: &e)
                 Self.closeFields(level: inner, into: &e)
             case .number(let n):
@@ -120,18 +120,29 @@ extension KeyedArchiveJSONExporter {
                 let date = Date(timeIntervalSinceReferenceDate: seconds)
                 DocumentWriter.writeKind("date", level: inner, into: &e)
                 e.writeKey("value", first: false, level: inner)
-                try DocumentWriter.writePlist(.date(date), level: inner, into: &e)
+                // `writePlist(.date(date))`, whose real is written once and copied for `NS.time`.
+                e.out.append(UInt8(ascii: "{"))
+                e.writeKey("$date", first: true, level: inner + 1)
+                let realStart = e.out.length
+                DocumentWriter.writeReal(seconds, level: inner + 1, into: &e)
+                let real = realStart..<e.out.length
+                e.newline(inner)
+                e.out.append(UInt8(ascii: "}"))
                 e.writeKey("iso8601", first: false, level: inner)
                 DocumentWriter.writeISOText(date, into: &e)
-                openFields(with: "NS.time", level: inner, into: &e)
-                DocumentWriter.writeReal(seconds, level: inner + 1, into: &e)
+                openFields(with: .time, level: inner, into: &e)
+                if seconds.isFinite {
+                    e.out.appendCopy(of: real)
+                } else {
+                    DocumentWriter.writeReal(seconds, level: inner + 1, into: &e)
+                }
                 Self.closeFields(level: inner, into: &e)
             case .data(let range):
                 parts.writeCompactClassPart(archivedClass: nil, inlineName: "NSData", level: inner, into: &e)
                 try writeData(range, bytes: bytes, level: inner, into: &e)
             case .mutableData(_, let range):
                 try writeData(range, bytes: bytes, level: inner, into: &e)
-                openFields(with: "NS.data", level: inner, into: &e)
+                openFields(with: .data, level: inner, into: &e)
                 Self.writeTaggedData(UnsafeRawBufferPointer(rebasing: bytes[range]), level: inner + 1, into: &e)
                 Self.closeFields(level: inner, into: &e)
             case .array(_, let range):
@@ -141,7 +152,7 @@ extension KeyedArchiveJSONExporter {
                     e.writeKey("value", first: false, level: inner)
                     e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: inner)
                 }
-                openFields(with: "NS.objects", level: inner, into: &e)
+                openFields(with: .objects, level: inner, into: &e)
                 writeReferences(range, level: inner + 1, into: &e)
                 Self.closeFields(level: inner, into: &e)
             case .dictionary(_, let keys, let values):
@@ -150,23 +161,24 @@ extension KeyedArchiveJSONExporter {
                     e.writeKey("value", first: false, level: inner)
                     e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: inner)
                 }
-                openFields(with: "NS.keys", level: inner, into: &e)
+                openFields(with: .keys, level: inner, into: &e)
                 writeReferences(keys, level: inner + 1, into: &e)
-                parts.writeFieldKey("NS.objects", first: false, level: inner + 1, into: &e)
+                writeFieldKey(.objects, first: false, level: inner + 1, into: &e)
                 writeReferences(values, level: inner + 1, into: &e)
                 Self.closeFields(level: inner, into: &e)
-            case .color(_, let kind, let components):
+            case .color(_, let kind, let range):
+                let components = table.components[range]
                 // `decodesAsWritten` saw that every color decodes.
-                if let color = TypedStreamValueTable.decodedColor(kind: kind, components, cache: &componentTexts) {
+                if let color = colorComponents.decodedColor(kind: kind, components) {
                     DocumentWriter.writeKind("color", level: inner, into: &e)
                     e.writeKey("value", first: false, level: inner)
-                    Self.writeColor(color, level: inner, into: &e)
+                    writeColor(color, level: inner, into: &e)
                 }
-                openFields(with: "NSColorSpace", level: inner, into: &e)
+                openFields(with: .colorSpace, level: inner, into: &e)
                 e.out.appendDecimal(Int(kind))
-                parts.writeFieldKey(TypedStreamValueTable.colorKey(kind: kind), first: false, level: inner + 1, into: &e)
+                writeFieldKey(kind <= 2 ? .rgb : kind <= 4 ? .white : .cmyk, first: false, level: inner + 1, into: &e)
                 colorText.removeAll(keepingCapacity: true)
-                TypedStreamValueTable.appendColorText(components, cache: &componentTexts, to: &colorText)
+                colorComponents.appendText(of: components, to: &colorText)
                 colorText.withUnsafeBytes { Self.writeTaggedData($0, level: inner + 1, into: &e) }
                 Self.closeFields(level: inner, into: &e)
             }
@@ -174,11 +186,35 @@ extension KeyedArchiveJSONExporter {
             e.out.append(UInt8(ascii: "}"))
         }
 
+        /// The keys of the fields these objects have, by their index among the distinct keys
+        /// (`RepeatedParts.writeFieldKey(_:index:first:level:into:)`).
+        enum FieldKey: Int, CaseIterable {
+            case string, time, data, objects, keys, colorSpace, rgb, white, cmyk
+
+            var text: String {
+                switch self {
+                case .string: "NS.string"
+                case .time: "NS.time"
+                case .data: "NS.data"
+                case .objects: "NS.objects"
+                case .keys: "NS.keys"
+                case .colorSpace: "NSColorSpace"
+                case .rgb: "NSRGB"
+                case .white: "NSWhite"
+                case .cmyk: "NSCMYK"
+                }
+            }
+        }
+
+        mutating func writeFieldKey(_ key: FieldKey, first: Bool, level: Int, into e: inout JSONEmitter) {
+            parts.writeFieldKey(key.text, index: key.rawValue, first: first, level: level, into: &e)
+        }
+
         /// `"fields" : {` and the key of the first field.
-        mutating func openFields(with firstKey: String, level: Int, into e: inout JSONEmitter) {
+        mutating func openFields(with firstKey: FieldKey, level: Int, into e: inout JSONEmitter) {
             e.writeKey("fields", first: false, level: level)
             e.out.append(UInt8(ascii: "{"))
-            parts.writeFieldKey(firstKey, first: true, level: level + 1, into: &e)
+            writeFieldKey(firstKey, first: true, level: level + 1, into: &e)
         }
 
         /// The end of `"fields"`.
@@ -198,21 +234,21 @@ extension KeyedArchiveJSONExporter {
 
         /// A color's `value` as the emitter writes `KeyedArchiveJSONExporter.color(_:)`: its
         /// members in order, each real as `DocumentWriter.writeReal` writes it.
-        static func writeColor(_ c: ArchivedColor, level: Int, into e: inout JSONEmitter) {
+        mutating func writeColor(_ c: ArchivedColor, level: Int, into e: inout JSONEmitter) {
             e.out.append(UInt8(ascii: "{"))
             e.writeKey("red", first: true, level: level + 1)
-            DocumentWriter.writeReal(c.red, level: level + 1, into: &e)
+            colorComponents.writeReal(c.red, level: level + 1, into: &e)
             e.writeKey("green", first: false, level: level + 1)
-            DocumentWriter.writeReal(c.green, level: level + 1, into: &e)
+            colorComponents.writeReal(c.green, level: level + 1, into: &e)
             e.writeKey("blue", first: false, level: level + 1)
-            DocumentWriter.writeReal(c.blue, level: level + 1, into: &e)
+            colorComponents.writeReal(c.blue, level: level + 1, into: &e)
             e.writeKey("alpha", first: false, level: level + 1)
-            DocumentWriter.writeReal(c.alpha, level: level + 1, into: &e)
+            colorComponents.writeReal(c.alpha, level: level + 1, into: &e)
             e.writeKey("space", first: false, level: level + 1)
             e.writeString(c.space.rawValue)
             if let white = c.white {
                 e.writeKey("white", first: false, level: level + 1)
-                DocumentWriter.writeReal(white, level: level + 1, into: &e)
+                colorComponents.writeReal(white, level: level + 1, into: &e)
             }
             if let name = c.name {
                 e.writeKey("name", first: false, level: level + 1)

@@ -35,6 +35,10 @@ struct TypedStreamDirectReader {
     var objects: [Entry] = []
     /// The objects arrays and dictionaries refer to, as stream object numbers (-1: nil).
     var elements: [Int32] = []
+    /// The components of every color.
+    var components: [Double] = []
+    /// The elements of the collections being read, innermost last.
+    var pendingElements: [Int32] = []
     var valueCount = 0
     var depth = 0
 
@@ -81,7 +85,7 @@ struct TypedStreamDirectReader {
             do throws(GiveUp) {
                 let (header, root) = try reader.readStream()
                 return TypedStreamValueTable(source: data, header: header, root: root, objects: reader.objects,
-                                             elements: reader.elements, classes: reader.classes)
+                                             elements: reader.elements, components: reader.components, classes: reader.classes)
             } catch {
                 return nil
             }
@@ -117,16 +121,20 @@ struct TypedStreamDirectReader {
     }
 
     /// `entries` entries of `objectsEach` objects each (an array's elements, a dictionary's key
-    /// and value), each object read as a group; grown as they are read, never from the count.
-    mutating func readObjectGroups(entries: Int64, objectsEach: Int) throws(GiveUp) -> [Int32] {
+    /// and value), each object read as a group, pushed on `pendingElements`; grown as they are
+    /// read, never from the count. Returns where they start there.
+    mutating func readObjectGroups(entries: Int64, objectsEach: Int) throws(GiveUp) -> Int {
         guard entries >= 0 else { throw GiveUp() }
-        var list: [Int32] = []
+        let start = pendingElements.count
         var read: Int64 = 0
         while read < entries {
-            for _ in 0 ..< objectsEach { list.append(try readObjectGroup()) }
+            for _ in 0 ..< objectsEach {
+                let number = try readObjectGroup()
+                pendingElements.append(number)
+            }
             read += 1
         }
-        return list
+        return start
     }
 
     mutating func readReference(head: Int8, count: Int) throws(GiveUp) -> Int {
@@ -417,31 +425,32 @@ struct TypedStreamDirectReader {
             }
             return kind(ofClass: classIndex) == .data ? .data(range) : .mutableData(classIndex: classIndex, range)
         case .array:
-            // Elements are read into a list of their own, as each may be a new object whose
-            // own elements are read meanwhile; then kept in `elements`.
-            let list = try readObjectGroups(entries: try readIntGroup(), objectsEach: 1)
+            // Elements are pushed on `pendingElements`, above those of the collections being read
+            // around this one (each may be a new object whose own elements are pushed and taken
+            // meanwhile); then kept in `elements`.
+            let pushed = try readObjectGroups(entries: try readIntGroup(), objectsEach: 1)
             let start = elements.count
-            elements.append(contentsOf: list)
+            elements.append(contentsOf: pendingElements[pushed...])
+            pendingElements.removeSubrange(pushed...)
             return .array(classIndex: classIndex, start ..< elements.count)
         case .dictionary:
-            // Keys and values alternate in the stream; they are kept apart, keys first, after
-            // the objects read meanwhile have kept theirs.
-            let pairs = try readObjectGroups(entries: try readIntGroup(), objectsEach: 2)
+            // Keys and values alternate in the stream; they are kept apart, keys first.
+            let pushed = try readObjectGroups(entries: try readIntGroup(), objectsEach: 2)
             let keysStart = elements.count
-            for i in stride(from: 0, to: pairs.count, by: 2) { elements.append(pairs[i]) }
+            for i in stride(from: pushed, to: pendingElements.count, by: 2) { elements.append(pendingElements[i]) }
             let valuesStart = elements.count
-            for i in stride(from: 1, to: pairs.count, by: 2) { elements.append(pairs[i]) }
+            for i in stride(from: pushed + 1, to: pendingElements.count, by: 2) { elements.append(pendingElements[i]) }
+            pendingElements.removeSubrange(pushed...)
             return .dictionary(classIndex: classIndex, keys: keysStart ..< valuesStart, values: valuesStart ..< elements.count)
         case .color:
             let kind = try readCharGroup()
             guard kind >= 1, kind <= 5, case .floats(let n) = try readEncoding(), n == (kind <= 2 ? 4 : kind <= 4 ? 2 : 5) else { throw GiveUp() }
-            var components: [Double] = []
-            components.reserveCapacity(n)
+            let start = components.count
             for _ in 0 ..< n {
                 try countValue()
                 components.append(Double(try readFloat()))
             }
-            return .color(classIndex: classIndex, kind: kind, components: components)
+            return .color(classIndex: classIndex, kind: kind, components: start ..< components.count)
         case .other:
             throw GiveUp()
         }

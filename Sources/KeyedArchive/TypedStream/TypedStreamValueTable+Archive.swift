@@ -15,7 +15,7 @@ extension TypedStreamValueTable {
             let decoderName = description.decoderName
             classTable[description.archivedClass.uid] = (description.archivedClass, decoderName.flatMap { ArchivedContentDecoder.decoders[$0] }, decoderName)
         }
-        var componentTexts: [UInt64: ComponentText] = [:]
+        var colorComponents = TypedStreamColorComponents()
         func classUID(_ index: Int) -> Int { description(ofClass: index).archivedClass.uid }
         for entry in objects {
             switch entry {
@@ -39,16 +39,16 @@ extension TypedStreamValueTable {
                 built.append(.object(classUID: classUID(classIndex), fields: [
                     ArchivedField(key: "NS.keys", value: references(keys)), ArchivedField(key: "NS.objects", value: references(values)),
                 ]))
-            case .color(let classIndex, let kind, let components):
+            case .color(let classIndex, let kind, let range):
                 let description = description(ofClass: classIndex)
                 let uid = description.archivedClass.uid
                 var text: [UInt8] = []
-                Self.appendColorText(components, cache: &componentTexts, to: &text)
+                colorComponents.appendText(of: components[range], to: &text)
                 let fields = [
                     ArchivedField(key: "NSColorSpace", value: .inline(.integer(PropertyListInteger(kind)))),
                     ArchivedField(key: Self.colorKey(kind: kind), value: .inline(.data(Data(text)))),
                 ]
-                if description.decoderName == "NSColor", let color = Self.decodedColor(kind: kind, components, cache: &componentTexts) {
+                if description.decoderName == "NSColor", let color = colorComponents.decodedColor(kind: kind, components[range]) {
                     built.append(.decoded(classUID: uid, fields: fields, content: .color(color)))
                 } else {
                     built.append(.object(classUID: uid, fields: fields))

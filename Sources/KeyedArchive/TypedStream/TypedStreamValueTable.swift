@@ -22,6 +22,8 @@ package struct TypedStreamValueTable {
     package let objects: [Entry]
     /// The objects arrays and dictionaries refer to, as stream object numbers (-1: nil).
     package let elements: [Int32]
+    /// The components of every color, as read (floats made doubles).
+    package let components: [Double]
     package let classes: [StreamClass]
     /// The class descriptions of the keyed form, in the order objects first need them (UIDs
     /// from `objects.count + 1` on, one per chain of names); and each stream class's index
@@ -40,7 +42,8 @@ package struct TypedStreamValueTable {
         case mutableData(classIndex: Int, Range<Int>)
         case array(classIndex: Int, Range<Int>)
         case dictionary(classIndex: Int, keys: Range<Int>, values: Range<Int>)
-        case color(classIndex: Int, kind: Int64, components: [Double])
+        /// Its components, as a range of `components`.
+        case color(classIndex: Int, kind: Int64, components: Range<Int>)
     }
 
     package struct StreamClass {
@@ -64,8 +67,9 @@ package struct TypedStreamValueTable {
         package let decoderName: String?
     }
 
-    init(source: Data, header: TypedStreamHeader, root: Int32, objects: [Entry], elements: [Int32], classes: [StreamClass]) {
+    init(source: Data, header: TypedStreamHeader, root: Int32, objects: [Entry], elements: [Int32], components: [Double], classes: [StreamClass]) {
         self.source = source
+        self.components = components
         self.header = header
         self.root = root
         self.objects = objects
@@ -143,53 +147,9 @@ package struct TypedStreamValueTable {
         source.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) }
     }
 
-    /// A color component's text, as `TypedStreamKeyedArchiver.componentText` writes it, and
-    /// that text read back as `ArchivedColorDecoder.numbers` reads it (nil when it does not
-    /// read).
-    package typealias ComponentText = (text: [UInt8], value: Double?)
-
-    /// Each component's `ComponentText`, worked out once per value: colors share a few values.
-    package static func componentText(_ component: Double, cache: inout [UInt64: ComponentText]) -> ComponentText {
-        if let known = cache[component.bitPattern] { return known }
-        var text: [UInt8] = []
-        TypedStreamKeyedArchiver.appendTenDigits(component, to: &text)
-        let entry = (text, Double(String(decoding: text, as: UTF8.self)))
-        cache[component.bitPattern] = entry
-        return entry
-    }
-
-    /// The components the keyed form writes: all but a last one of 1 (an opaque alpha).
-    static func shown(_ components: [Double]) -> ArraySlice<Double> {
-        var shown = components[...]
-        if shown.count > 1, shown.last == 1 { shown.removeLast() }
-        return shown
-    }
-
-    /// A color's components as its keyed form writes them (`NSRGB`, `NSWhite`, `NSCMYK`): the
-    /// texts apart by spaces, then a NUL.
-    package static func appendColorText(_ components: [Double], cache: inout [UInt64: ComponentText], to bytes: inout [UInt8]) {
-        for (i, component) in shown(components).enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: " ")) }
-            bytes.append(contentsOf: componentText(component, cache: &cache).text)
-        }
-        bytes.append(0)
-    }
-
-    /// The color the decoder reads from that text, as `color(kind:_:)` gives it; nil when a
-    /// component does not read back or the color does not decode.
-    package static func decodedColor(kind: Int64, _ components: [Double], cache: inout [UInt64: ComponentText]) -> ArchivedColor? {
-        var values: [Double] = []
-        values.reserveCapacity(components.count)
-        for component in shown(components) {
-            guard let value = componentText(component, cache: &cache).value else { return nil }
-            values.append(value)
-        }
-        return color(kind: kind, values)
-    }
-
     /// What `ArchivedColorDecoder.decode` gives for an NSColor of `kind` whose components
     /// read back as `values` (as many as `colorText` wrote).
-    package static func color(kind: Int64, _ values: [Double]) -> ArchivedColor? {
+    static func color(kind: Int64, _ values: UnsafeBufferPointer<Double>) -> ArchivedColor? {
         if kind == 1 || kind == 2, values.count >= 3 {
             return ArchivedColor(red: values[0], green: values[1], blue: values[2], alpha: values.count > 3 ? values[3] : 1,
                                  space: kind == 1 ? .calibratedRGB : .deviceRGB)
@@ -234,10 +194,10 @@ package struct TypedStreamValueTable {
             guard let kind = streamClass.kind, let names = Self.decoders[kind],
                   let name = description(ofClass: index).decoderName, names.contains(name) else { return false }
         }
-        var cache: [UInt64: ComponentText] = [:]
+        var cache = TypedStreamColorComponents()
         for entry in objects {
-            guard case .color(_, let kind, let components) = entry else { continue }
-            guard Self.decodedColor(kind: kind, components, cache: &cache) != nil else { return false }
+            guard case .color(_, let kind, let range) = entry else { continue }
+            guard cache.decodedColor(kind: kind, components[range]) != nil else { return false }
         }
         return true
     }
