@@ -53,8 +53,8 @@ struct Archivist: ParsableCommand {
         // A first word that is no verb: say so, with the nearest verb, rather than the parser's
         // "unexpected argument". Not as plutil or PlistBuddy, whose first word is a file or a flag.
         if !invokedAsPlutil, !invokedAsPlistBuddy, let first = arguments.first, !first.hasPrefix("-"), first != "plutil", first != "plistbuddy" {
-            let verbs = VerbSuggestion.verbs(of: Self.self)
-            if !verbs.contains(first) {
+            if !VerbSuggestion.isVerb(first, of: Self.self) {
+                let verbs = VerbSuggestion.verbs(of: Self.self)
                 let hint = VerbSuggestion.nearest(first, among: verbs).map { "; did you mean '\($0)'?" } ?? ""
                 StandardError.write("archivist: unknown verb '\(first)'\(hint) (verbs: \(verbs.filter { $0 != "help" }.joined(separator: ", ")))\n")
                 Foundation.exit(64)

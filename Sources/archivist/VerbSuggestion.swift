@@ -2,6 +2,8 @@ import ArgumentParser
 
 /// "Did you mean": the verb nearest to one that does not exist.
 enum VerbSuggestion {
+    /// Whether `word` is one of `verbs(of:)`, whose names are worked out only up to it (each costs a look at its type).
+    static func isVerb(_ word: String, of command: any ParsableCommand.Type) -> Bool { word == "help" || command.configuration.subcommands.contains { $0._commandName == word || $0.configuration.aliases.contains(word) } }
     /// The verbs the root command knows, with `help`.
     static func verbs(of command: any ParsableCommand.Type) -> [String] {
         command.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases } + ["help"]

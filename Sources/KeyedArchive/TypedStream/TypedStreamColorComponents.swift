@@ -35,9 +35,8 @@ package struct TypedStreamColorComponents {
     /// The components the keyed form writes of a color's `components`: all but a last one of 1
     /// (an opaque alpha).
     static func shown(_ components: ArraySlice<Double>) -> ArraySlice<Double> {
-        var shown = components
-        if shown.count > 1, shown.last == 1 { shown.removeLast() }
-        return shown
+        // Sliced, not shortened: shortening a slice of the table's array would copy it.
+        components.count > 1 && components.last == 1 ? components.dropLast() : components
     }
 
     /// A color's components as its keyed form writes them (`NSRGB`, `NSWhite`, `NSCMYK`): the

@@ -293,18 +293,37 @@ public struct JSONEmitter: ~Copyable {
         return (0..<4096).map { UInt16(alphabet[$0 >> 6]) | UInt16(alphabet[$0 & 0x3F]) << 8 }
     }()
 
+    /// The same pairs with each `/` escaped, as the little-endian `UInt32` they are stored as,
+    /// their length in the top byte's place (two to four bytes).
+    private static let escapedBase64Pairs: [UInt32] = base64Pairs.map { pair in
+        var bytes: [UInt8] = []
+        for c in [UInt8(truncatingIfNeeded: pair), UInt8(truncatingIfNeeded: pair >> 8)] {
+            if c == UInt8(ascii: "/") { bytes.append(UInt8(ascii: "\\")) }
+            bytes.append(c)
+        }
+        var word: UInt32 = 0
+        for (i, b) in bytes.enumerated() { word |= UInt32(b) << (8 * i) }
+        return word
+    }
+
+    /// The length of each escaped pair.
+    private static let escapedBase64Lengths: [UInt8] = base64Pairs.map { pair in
+        2 + (pair & 0xFF == UInt16(UInt8(ascii: "/")) ? 1 : 0) + (pair >> 8 == UInt16(UInt8(ascii: "/")) ? 1 : 0)
+    }
+
     /// Standard base64 with padding and no line breaks, `/` escaped like any string's.
     ///
     /// Written through a pointer into the reserved output, three bytes at a time as two pairs of
-    /// characters (`base64Pairs`); with slashes escaped, groups holding one take the slow way.
-    /// The data of an archive (a typedstream's notes, images) is most of its JSON.
+    /// characters (`base64Pairs`, or with slashes escaped `escapedBase64Pairs`), each stored
+    /// whole: the data of an archive (a typedstream's notes, images) is most of its JSON.
     private mutating func appendBase64(_ raw: UnsafeRawBufferPointer) {
         let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
         let table = alphabet.utf8Start
         let escapes = escapesSlashes
-        // At most two bytes per character (an escaped slash) plus the padding.
+        // At most two bytes per character (an escaped slash) plus the padding, and room for
+        // the last pair's whole store.
         let (groups, _) = ((raw.count + 2) / 3).multipliedReportingOverflow(by: 8)
-        out.reserve(groups)
+        out.reserve(groups &+ 8)
         let start = out.base + out.count
         guard let source = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         let n = raw.count
@@ -319,21 +338,29 @@ public struct JSONEmitter: ~Copyable {
             d += 1
         }
         var i = 0
-        Self.base64Pairs.withUnsafeBufferPointer { pairs in
-            let slashBits: UInt16 = 0x2F2F
-            while i + 3 <= n {
-                let v = Int(source[i]) << 16 | Int(source[i + 1]) << 8 | Int(source[i + 2])
-                let high = pairs[v >> 12], low = pairs[v & 0xFFF]
-                @inline(__always) func hasSlash(_ p: UInt16) -> Bool { p & 0xFF == slashBits & 0xFF || p >> 8 == slashBits >> 8 }
-                if escapes, hasSlash(high) || hasSlash(low) {
-                    emit(UInt8(truncatingIfNeeded: high)); emit(UInt8(truncatingIfNeeded: high >> 8))
-                    emit(UInt8(truncatingIfNeeded: low)); emit(UInt8(truncatingIfNeeded: low >> 8))
-                } else {
-                    UnsafeMutableRawPointer(d).storeBytes(of: (high.littleEndian), toByteOffset: 0, as: UInt16.self)
-                    UnsafeMutableRawPointer(d).storeBytes(of: (low.littleEndian), toByteOffset: 2, as: UInt16.self)
-                    d += 4
+        if escapes {
+            Self.escapedBase64Pairs.withUnsafeBufferPointer { pairs in
+                Self.escapedBase64Lengths.withUnsafeBufferPointer { lengths in
+                    while i + 3 <= n {
+                        let v = Int(source[i]) << 16 | Int(source[i + 1]) << 8 | Int(source[i + 2])
+                        let high = v >> 12, low = v & 0xFFF
+                        UnsafeMutableRawPointer(d).storeBytes(of: pairs[high].littleEndian, as: UInt32.self)
+                        d += Int(lengths[high])
+                        UnsafeMutableRawPointer(d).storeBytes(of: pairs[low].littleEndian, as: UInt32.self)
+                        d += Int(lengths[low])
+                        i += 3
+                    }
                 }
-                i += 3
+            }
+        } else {
+            Self.base64Pairs.withUnsafeBufferPointer { pairs in
+                while i + 3 <= n {
+                    let v = Int(source[i]) << 16 | Int(source[i + 1]) << 8 | Int(source[i + 2])
+                    let word = UInt32(pairs[v >> 12]) | UInt32(pairs[v & 0xFFF]) << 16
+                    UnsafeMutableRawPointer(d).storeBytes(of: word.littleEndian, as: UInt32.self)
+                    d += 4
+                    i += 3
+                }
             }
         }
         if n - i == 1 {
