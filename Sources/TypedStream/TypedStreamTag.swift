@@ -1,23 +1,24 @@
 /// The tags a typedstream's head byte may hold; other bytes are small integers or reference
-/// numbers. The stream reader and the keyed-archive layer's direct reader read the same ones.
+/// numbers. The stream reader and the keyed-archive layer's direct reader read the same ones;
+/// all are inlinable, as the readers look at them for every byte they read.
 package enum TypedStreamTag {
-    package static let integer2: Int8 = -127
-    package static let integer4: Int8 = -126
-    package static let real: Int8 = -125
-    package static let new: Int8 = -124
-    package static let null: Int8 = -123
-    package static let endOfObject: Int8 = -122
+    @inlinable package static var integer2: Int8 { -127 }
+    @inlinable package static var integer4: Int8 { -126 }
+    @inlinable package static var real: Int8 { -125 }
+    @inlinable package static var new: Int8 { -124 }
+    @inlinable package static var null: Int8 { -123 }
+    @inlinable package static var endOfObject: Int8 { -122 }
     /// An 8-byte integer follows: Foundation writes `q` and `Q` values beyond 32 bits so.
-    package static let integer8: Int8 = -121
+    @inlinable package static var integer8: Int8 { -121 }
     /// Tags run from -128 to -111; reference numbers start at -110.
-    package static let reserved: ClosedRange<Int8> = -128 ... -111
-    package static let firstReference: Int64 = -110
+    @inlinable package static var reserved: ClosedRange<Int8> { -128 ... -111 }
+    @inlinable package static var firstReference: Int64 { -110 }
 }
 
 extension TypedStreamTag {
     /// `count` bytes at `position` as an unsigned integer, big- or little-endian; the caller has
     /// checked that they are there.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func fixedValue(_ bytes: UnsafeRawBufferPointer, at position: Int, count: Int, bigEndian: Bool) -> UInt64 {
         var value: UInt64 = 0
         if bigEndian {
@@ -31,7 +32,7 @@ extension TypedStreamTag {
     /// An integer in the compact encoding: `head` itself, or 2, 4 or 8 bytes after their tags
     /// (`readFixed`), sign-extended as NeXT's decoder did, then taken in `width` bits as the C
     /// type would. Nil for a reserved tag, which is no integer.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func integer<E: Error>(head: Int8, width: Int, signed: Bool, readFixed: (Int) throws(E) -> UInt64) throws(E) -> Int64? {
         let value: Int64
         switch head {
