@@ -71,7 +71,7 @@ extension PayloadMapper {
             self.options = options
             self.chunkSize = chunkSize
             self.drain = drain
-            ancestors = [Bool](repeating: false, count: table.objects.count)
+            ancestors = [Bool](repeating: false, count: table.objectCount)
         }
 
         @inline(__always)
@@ -86,7 +86,7 @@ extension PayloadMapper {
             try count(1)
             guard number >= 0 else { return e.out.append("null") }
             let index = Int(number)
-            switch table.objects[index] {
+            switch table.object(index) {
             case .pending:
                 throw Stop()
             case .string(let range), .mutableString(_, let range):
@@ -204,7 +204,7 @@ extension PayloadMapper {
                 for i in keys {
                     let number = table.elements[i]
                     guard number >= 0 else { throw Stop() }
-                    switch table.objects[Int(number)] {
+                    switch table.object(Int(number)) {
                     case .string(let range), .mutableString(_, let range): names.append(range)
                     default: throw Stop()
                     }

@@ -66,9 +66,9 @@ extension KeyedArchiveJSONExporter {
 
         /// `DocumentWriter.writeObjects`: every object, in UID order.
         mutating func writeObjects(level: Int, bytes: UnsafeRawBufferPointer, into e: inout JSONEmitter) throws(PropertyListError) {
-            guard !table.objects.isEmpty else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
+            guard table.objectCount > 0 else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
             e.out.append(UInt8(ascii: "["))
-            for number in table.objects.indices {
+            for number in 0 ..< table.objectCount {
                 e.writeSeparator(first: number == 0, level: level + 1)
                 try writeObject(number, level: level + 1, bytes: bytes, into: &e)
                 if e.out.length >= chunkSize { e.out.drain(drain) }
@@ -84,7 +84,7 @@ extension KeyedArchiveJSONExporter {
             e.out.append(UInt8(ascii: "{"))
             e.writeKey("uid", first: true, level: inner)
             e.out.appendDecimal(number + 1)
-            let entry = table.objects[number]
+            let entry = table.object(number)
             if let classIndex = entry.classIndex {
                 let archivedClass = table.description(ofClass: classIndex).archivedClass
                 parts.writeCompactClassPart(archivedClass: archivedClass, inlineName: archivedClass.name, level: inner, into: &e)

@@ -32,7 +32,7 @@ struct TypedStreamDirectReader {
     var references: [Reference] = []
     var classes: [StreamClass] = []
     /// Each stream object, in the order the stream introduces them.
-    var objects: [Entry] = []
+    var objects: [TypedStreamStoredEntry] = []
     /// The objects arrays and dictionaries refer to, as stream object numbers (-1: nil).
     var elements: [Int32] = []
     /// The components of every color.
@@ -45,11 +45,20 @@ struct TypedStreamDirectReader {
     /// Thrown to give the stream back to the ordinary reader.
     struct GiveUp: Error {}
 
+    /// An entry of the table of references, with 32-bit indices (8 bytes, not 16: a large
+    /// stream has one per object).
     enum Reference {
-        case object(Int)
-        case `class`(Int)
+        case object(Int32)
+        case `class`(Int32)
         /// A C string: the shared string it is.
-        case cString(Int)
+        case cString(Int32)
+    }
+
+    /// `index` as a reference's index; past 2^31 the reader gives up.
+    @inline(__always)
+    static func referenceIndex(_ index: Int) throws(GiveUp) -> Int32 {
+        guard let small = Int32(exactly: index) else { throw GiveUp() }
+        return small
     }
 
     typealias StreamClass = TypedStreamValueTable.StreamClass
@@ -82,6 +91,14 @@ struct TypedStreamDirectReader {
         guard TypedStream.isTypedStream(data) else { return nil }
         return data.withUnsafeBytes { raw -> TypedStreamValueTable? in
             var reader = TypedStreamDirectReader(bytes: raw, limits: options.typedStream)
+            // Room reserved from the input's length, not from any count in it: an object takes
+            // a few bytes at least, so this is address space that a stream of small objects
+            // fills and any other leaves untouched (and out of the resident memory), and the
+            // tables are not copied as they grow.
+            let room = min(raw.count / 16, 1 << 22)
+            reader.objects.reserveCapacity(room)
+            reader.references.reserveCapacity(room)
+            reader.elements.reserveCapacity(room)
             do throws(GiveUp) {
                 let (header, root) = try reader.readStream()
                 return TypedStreamValueTable(source: data, header: header, root: root, objects: reader.objects,
@@ -240,25 +257,26 @@ struct TypedStreamDirectReader {
     // MARK: Values
 
     /// A scalar value of type `type`, as `TypedStreamReader.readValue` reads it, as the keyed
-    /// form of an NSNumber holds it (`TypedStreamKeyedArchiver.readNumber`).
-    mutating func readNumber(_ type: UInt8) throws(GiveUp) -> PropertyListValue {
+    /// form of an NSNumber holds it (`TypedStreamKeyedArchiver.readNumber`): a `c` of 0 or 1 a
+    /// bool, signed types signed, unsigned ones unsigned.
+    mutating func readNumber(_ type: UInt8) throws(GiveUp) -> TypedStreamNumber {
         try countValue()
         switch type {
         case UInt8(ascii: "c"):
             let i = Int64(Int8(bitPattern: try readRawByte()))
             // A BOOL is written with type `c`.
-            return i == 0 || i == 1 ? .bool(i == 1) : .integer(PropertyListInteger(i))
-        case UInt8(ascii: "C"): return .integer(PropertyListInteger(UInt64(try readRawByte())))
+            return i == 0 || i == 1 ? .bool(i == 1) : .signed(i)
+        case UInt8(ascii: "C"): return .unsigned(UInt64(try readRawByte()))
         case UInt8(ascii: "B"): return .bool(try readRawByte() != 0)
-        case UInt8(ascii: "s"): return .integer(PropertyListInteger(try readInteger(head: try readHead(), width: 16, signed: true)))
+        case UInt8(ascii: "s"): return .signed(try readInteger(head: try readHead(), width: 16, signed: true))
         case UInt8(ascii: "i"), UInt8(ascii: "l"), UInt8(ascii: "q"):
-            return .integer(PropertyListInteger(try readInteger(head: try readHead(), width: 64, signed: true)))
+            return .signed(try readInteger(head: try readHead(), width: 64, signed: true))
         case UInt8(ascii: "S"):
-            return .integer(PropertyListInteger(UInt64(bitPattern: try readInteger(head: try readHead(), width: 16, signed: false))))
+            return .unsigned(UInt64(bitPattern: try readInteger(head: try readHead(), width: 16, signed: false)))
         case UInt8(ascii: "I"), UInt8(ascii: "L"):
-            return .integer(PropertyListInteger(UInt64(bitPattern: try readInteger(head: try readHead(), width: 32, signed: false))))
+            return .unsigned(UInt64(bitPattern: try readInteger(head: try readHead(), width: 32, signed: false)))
         case UInt8(ascii: "Q"):
-            return .integer(PropertyListInteger(UInt64(bitPattern: try readInteger(head: try readHead(), width: 64, signed: false))))
+            return .unsigned(UInt64(bitPattern: try readInteger(head: try readHead(), width: 64, signed: false)))
         case UInt8(ascii: "f"): return .real(Double(try readFloat()))
         case UInt8(ascii: "d"): return .real(try readDouble())
         default: throw GiveUp()
@@ -321,7 +339,7 @@ struct TypedStreamDirectReader {
             try count(objects: 1)
             try enter()
             classes.append(StreamClass(name: sharedStrings[nameIndex], version: versionValue, superclass: nil, kind: nil))
-            references.append(.class(classes.count - 1))
+            references.append(.class(try Self.referenceIndex(classes.count - 1)))
             introduced.append(classes.count - 1)
             head = try readHead()
         }
@@ -330,7 +348,7 @@ struct TypedStreamDirectReader {
         if head != Tag.null {
             let reference = try readReference(head: head, count: references.count)
             guard case .class(let index) = references[reference] else { throw GiveUp() }
-            superclass = index
+            superclass = Int(index)
         }
         for (i, index) in introduced.enumerated() {
             classes[index].superclass = i + 1 < introduced.count ? introduced[i + 1] : superclass
@@ -373,7 +391,7 @@ struct TypedStreamDirectReader {
             try enter()
             let index = objects.count
             objects.append(.pending)
-            references.append(.object(index))
+            references.append(.object(try Self.referenceIndex(index)))
             guard let classIndex = try readClass(head: try readHead()) else { throw GiveUp() }
             objects[index] = try readContents(classIndex: classIndex)
             // The end tag, and nothing before it that the class's reader would leave over.
@@ -384,19 +402,19 @@ struct TypedStreamDirectReader {
         default:
             let reference = try readReference(head: head, count: references.count)
             guard case .object(let index) = references[reference] else { throw GiveUp() }
-            return index
+            return Int(index)
         }
     }
 
     /// The groups of an object of class `classIndex`, as its class writes them.
-    mutating func readContents(classIndex: Int) throws(GiveUp) -> Entry {
+    mutating func readContents(classIndex: Int) throws(GiveUp) -> TypedStreamStoredEntry {
         switch kind(ofClass: classIndex) {
         case .string, .mutableString:
             // NSString: one `+` group of UTF-8.
             try expectGroup(.unsharedString)
             try countValue()
             guard let range = try readUnsharedString(head: try readHead()) else { throw GiveUp() }
-            return kind(ofClass: classIndex) == .string ? .string(range) : .mutableString(classIndex: classIndex, range)
+            return try stored(kind(ofClass: classIndex) == .string ? .string(range) : .mutableString(classIndex: classIndex, range))
         case .number:
             // NSValue's type as a `*` group, then one value of that type in a group of it.
             try expectGroup(.cString)
@@ -407,7 +425,7 @@ struct TypedStreamDirectReader {
         case .date:
             guard case .scalar(UInt8(ascii: "d")) = try readEncoding() else { throw GiveUp() }
             try countValue()
-            return .date(classIndex: classIndex, try readDouble())
+            return try stored(.date(classIndex: classIndex, try readDouble()))
         case .data, .mutableData:
             // `-encodeDataObject:`: a length `i`, then `[nc]` of that length (which a length of 0
             // may leave out).
@@ -423,7 +441,7 @@ struct TypedStreamDirectReader {
                 range = position ..< position + n
                 position += n
             }
-            return kind(ofClass: classIndex) == .data ? .data(range) : .mutableData(classIndex: classIndex, range)
+            return try stored(kind(ofClass: classIndex) == .data ? .data(range) : .mutableData(classIndex: classIndex, range))
         case .array:
             // Elements are pushed on `pendingElements`, above those of the collections being read
             // around this one (each may be a new object whose own elements are pushed and taken
@@ -432,7 +450,7 @@ struct TypedStreamDirectReader {
             let start = elements.count
             elements.append(contentsOf: pendingElements[pushed...])
             pendingElements.removeSubrange(pushed...)
-            return .array(classIndex: classIndex, start ..< elements.count)
+            return try stored(.array(classIndex: classIndex, start ..< elements.count))
         case .dictionary:
             // Keys and values alternate in the stream; they are kept apart, keys first.
             let pushed = try readObjectGroups(entries: try readIntGroup(), objectsEach: 2)
@@ -441,7 +459,7 @@ struct TypedStreamDirectReader {
             let valuesStart = elements.count
             for i in stride(from: pushed + 1, to: pendingElements.count, by: 2) { elements.append(pendingElements[i]) }
             pendingElements.removeSubrange(pushed...)
-            return .dictionary(classIndex: classIndex, keys: keysStart ..< valuesStart, values: valuesStart ..< elements.count)
+            return try stored(.dictionary(classIndex: classIndex, keys: keysStart ..< valuesStart, values: valuesStart ..< elements.count))
         case .color:
             let kind = try readCharGroup()
             guard kind >= 1, kind <= 5, case .floats(let n) = try readEncoding(), n == (kind <= 2 ? 4 : kind <= 4 ? 2 : 5) else { throw GiveUp() }
@@ -450,10 +468,17 @@ struct TypedStreamDirectReader {
                 try countValue()
                 components.append(Double(try readFloat()))
             }
-            return .color(classIndex: classIndex, kind: kind, components: start ..< components.count)
+            return try stored(.color(classIndex: classIndex, kind: kind, components: start ..< components.count))
         case .other:
             throw GiveUp()
         }
+    }
+
+    /// `entry` as the table keeps it; beyond what that holds, the reader gives up.
+    @inline(__always)
+    func stored(_ entry: Entry) throws(GiveUp) -> TypedStreamStoredEntry {
+        guard let kept = TypedStreamStoredEntry(entry) else { throw GiveUp() }
+        return kept
     }
 
     /// `TypedStreamReader.readCString`, not nil: the C string's bytes.
@@ -463,12 +488,12 @@ struct TypedStreamDirectReader {
         case Tag.new:
             guard let index = try readSharedString(head: try readHead()) else { throw GiveUp() }
             try count(objects: 1)
-            references.append(.cString(index))
+            references.append(.cString(try Self.referenceIndex(index)))
             return sharedStrings[index]
         default:
             let reference = try readReference(head: head, count: references.count)
             guard case .cString(let index) = references[reference] else { throw GiveUp() }
-            return sharedStrings[index]
+            return sharedStrings[Int(index)]
         }
     }
 

@@ -9,7 +9,7 @@ extension TypedStreamValueTable {
     /// gives up.
     package func archive(options: KeyedArchiveReadOptions) -> KeyedArchive? {
         var built: [TypedStreamObjectBuilder.Built] = []
-        built.reserveCapacity(objects.count)
+        built.reserveCapacity(objectCount)
         var classTable: TypedStreamObjectBuilder.ClassTable = [:]
         for description in descriptions {
             let decoderName = description.decoderName
@@ -17,8 +17,8 @@ extension TypedStreamValueTable {
         }
         var colorComponents = TypedStreamColorComponents()
         func classUID(_ index: Int) -> Int { description(ofClass: index).archivedClass.uid }
-        for entry in objects {
-            switch entry {
+        for stored in storedObjects {
+            switch stored.entry {
             case .pending:
                 return nil
             case .string(let range):

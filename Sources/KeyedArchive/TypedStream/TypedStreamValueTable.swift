@@ -18,8 +18,8 @@ package struct TypedStreamValueTable {
     /// The root's stream object number; -1 for nil.
     package let root: Int32
     /// Each stream object, in the order the stream introduces them: object *n* has UID *n* + 1
-    /// in the keyed form.
-    package let objects: [Entry]
+    /// in the keyed form. Kept compact; `object(_:)` gives each as an `Entry`.
+    let storedObjects: [TypedStreamStoredEntry]
     /// The objects arrays and dictionaries refer to, as stream object numbers (-1: nil).
     package let elements: [Int32]
     /// The components of every color, as read (floats made doubles).
@@ -67,12 +67,12 @@ package struct TypedStreamValueTable {
         package let decoderName: String?
     }
 
-    init(source: Data, header: TypedStreamHeader, root: Int32, objects: [Entry], elements: [Int32], components: [Double], classes: [StreamClass]) {
+    init(source: Data, header: TypedStreamHeader, root: Int32, objects: [TypedStreamStoredEntry], elements: [Int32], components: [Double], classes: [StreamClass]) {
         self.source = source
         self.components = components
         self.header = header
         self.root = root
-        self.objects = objects
+        storedObjects = objects
         self.elements = elements
         self.classes = classes
         // Class descriptions follow `$null` and the stream's objects, in the order objects first
@@ -80,8 +80,8 @@ package struct TypedStreamValueTable {
         var descriptions: [Description] = []
         var descriptionOfClass = [Int32](repeating: -1, count: classes.count)
         var byChain: [[String]: Int32] = [:]
-        for entry in objects {
-            guard let index = entry.classIndex, descriptionOfClass[index] < 0 else { continue }
+        for stored in objects {
+            guard let index = stored.entry.classIndex, descriptionOfClass[index] < 0 else { continue }
             let chain = source.withUnsafeBytes { Self.chain(ofClass: index, classes: classes, bytes: $0) }
             if let shared = byChain[chain] {
                 descriptionOfClass[index] = shared
@@ -99,7 +99,14 @@ package struct TypedStreamValueTable {
 
     /// The entries of the keyed form's `$objects`: `$null`, the stream's objects, the class
     /// descriptions.
-    package var total: Int { objects.count + 1 + descriptions.count }
+    package var total: Int { objectCount + 1 + descriptions.count }
+
+    /// How many objects the stream has.
+    package var objectCount: Int { storedObjects.count }
+
+    /// Stream object `number`.
+    @inline(__always)
+    package func object(_ number: Int) -> Entry { storedObjects[number].entry }
 
     /// The class description of an object of stream class `index`.
     package func description(ofClass index: Int) -> Description {
@@ -195,8 +202,8 @@ package struct TypedStreamValueTable {
                   let name = description(ofClass: index).decoderName, names.contains(name) else { return false }
         }
         var cache = TypedStreamColorComponents()
-        for entry in objects {
-            guard case .color(_, let kind, let range) = entry else { continue }
+        for stored in storedObjects {
+            guard case .color(_, let kind, let range) = stored.entry else { continue }
             guard cache.decodedColor(kind: kind, components[range]) != nil else { return false }
         }
         return true
@@ -209,9 +216,9 @@ package struct TypedStreamValueTable {
     /// `maximumObjectCount`, no object is first reached `maximumDepth` references deep, and
     /// every object is one the walk decodes.
     package func walkable(options: KeyedArchiveReadOptions) -> Bool {
-        guard total <= options.propertyList.maximumObjectCount, root < Int32(objects.count) else { return false }
+        guard total <= options.propertyList.maximumObjectCount, root < objectCount else { return false }
         guard root >= 0 else { return true }
-        var visited = [Bool](repeating: false, count: objects.count)
+        var visited = [Bool](repeating: false, count: objectCount)
         // The same order as the decoder's walk: fields last to first, elements last to first.
         var pending: [(number: Int32, depth: Int32)] = [(root, 0)]
         while let (number, depth) = pending.popLast() {
@@ -219,7 +226,7 @@ package struct TypedStreamValueTable {
             guard !visited[index] else { continue }
             visited[index] = true
             guard depth < options.maximumDepth else { return false }
-            switch objects[index] {
+            switch object(index) {
             case .pending:
                 return false
             case .array(_, let range):
