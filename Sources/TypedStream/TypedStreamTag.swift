@@ -1,18 +1,18 @@
 /// The tags a typedstream's head byte may hold; other bytes are small integers or reference
 /// numbers. The stream reader and the keyed-archive layer's direct reader read the same ones;
 /// all are inlinable, as the readers look at them for every byte they read.
-package enum TypedStreamTag {
-    @inlinable package static var integer2: Int8 { -127 }
-    @inlinable package static var integer4: Int8 { -126 }
-    @inlinable package static var real: Int8 { -125 }
-    @inlinable package static var new: Int8 { -124 }
-    @inlinable package static var null: Int8 { -123 }
-    @inlinable package static var endOfObject: Int8 { -122 }
+public enum TypedStreamTag {
+    @inlinable public static var integer2: Int8 { -127 }
+    @inlinable public static var integer4: Int8 { -126 }
+    @inlinable public static var real: Int8 { -125 }
+    @inlinable public static var new: Int8 { -124 }
+    @inlinable public static var null: Int8 { -123 }
+    @inlinable public static var endOfObject: Int8 { -122 }
     /// An 8-byte integer follows: Foundation writes `q` and `Q` values beyond 32 bits so.
-    @inlinable package static var integer8: Int8 { -121 }
+    @inlinable public static var integer8: Int8 { -121 }
     /// Tags run from -128 to -111; reference numbers start at -110.
-    @inlinable package static var reserved: ClosedRange<Int8> { -128 ... -111 }
-    @inlinable package static var firstReference: Int64 { -110 }
+    @inlinable public static var reserved: ClosedRange<Int8> { -128 ... -111 }
+    @inlinable public static var firstReference: Int64 { -110 }
 }
 
 extension TypedStreamTag {
