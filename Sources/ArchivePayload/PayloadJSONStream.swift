@@ -154,13 +154,10 @@ extension PayloadMapper {
             guard count > 0 else { return e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: level) }
             e.out.append(UInt8(ascii: "{"))
             if e.sortsKeys {
-                // JSONEncoder orders keys by their UTF-8 bytes; ties keep the order read.
-                let sortKeys = mappedKeys.map { key -> [UInt8] in
+                let order = JSONEmitter.sortedKeyOrder(mappedKeys.map { key -> [UInt8] in
                     if case .string(let s) = key { return Array(s.utf8) }
                     return []
-                }
-                var order = Array(0..<count)
-                order.sort { a, b in sortKeys[a] == sortKeys[b] ? a < b : sortKeys[a].lexicographicallyPrecedes(sortKeys[b]) }
+                })
                 for (n, i) in order.enumerated() {
                     try writeMember(mappedKeys[i], values[i], first: n == 0, depth: depth, level: level, into: &e)
                 }

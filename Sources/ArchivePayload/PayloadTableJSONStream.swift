@@ -36,19 +36,29 @@ extension PayloadMapper {
         mapping.target = .json
         return table.withReader { reader -> Bool in
             var stream = TableJSONStream(options: mapping, objectCount: table.count, chunkSize: chunkSize, drain: drain)
-            var emitter = JSONEmitter(options: jsonOptions, capacity: capacity)
-            do throws(TableJSONStream.Stop) {
-                try stream.writeReference(root, depth: 0, level: 0, reader: &reader, into: &emitter)
-            } catch {
-                return false
+            return Self.emitJSON(options: jsonOptions, capacity: capacity, drain: drain, finished: finished) { emitter in
+                do throws(TableJSONStream.Stop) {
+                    try stream.writeReference(root, depth: 0, level: 0, reader: &reader, into: &emitter)
+                    return true
+                } catch {
+                    return false
+                }
             }
-            if let drain {
-                emitter.out.drain(drain)
-            } else {
-                finished(emitter.data())
-            }
-            return true
         }
+    }
+
+    /// An emitter of `jsonOptions` for `write`; when that writes the whole value (true), what it
+    /// left in the emitter goes to `drain`, or without a drain the whole JSON to `finished`.
+    static func emitJSON(options jsonOptions: JSONWriteOptions, capacity: Int, drain: ((UnsafeRawBufferPointer) -> Void)?,
+                         finished: (Data) -> Void, _ write: (inout JSONEmitter) -> Bool) -> Bool {
+        var emitter = JSONEmitter(options: jsonOptions, capacity: capacity)
+        guard write(&emitter) else { return false }
+        if let drain {
+            emitter.out.drain(drain)
+        } else {
+            finished(emitter.data())
+        }
+        return true
     }
 
     /// `JSONStream` over a `KeyedArchiveObjectTable`: each function writes what its counterpart
@@ -201,13 +211,7 @@ extension PayloadMapper {
                 keyBytes = lastKeyBytes
             } else {
                 names = try keyNames(keys, reader: &reader)
-                if e.sortsKeys {
-                    // JSONEncoder orders keys by their UTF-8 bytes; ties keep the order read.
-                    let sortKeys = names.map { Array($0.utf8) }
-                    order = Array(0..<count).sorted { a, b in
-                        sortKeys[a] == sortKeys[b] ? a < b : sortKeys[a].lexicographicallyPrecedes(sortKeys[b])
-                    }
-                }
+                if e.sortsKeys { order = JSONEmitter.sortedKeyOrder(names.map { Array($0.utf8) }) }
                 texts = Array(repeating: 0..<0, count: count)
             }
             guard count > 0 else { return e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: level) }

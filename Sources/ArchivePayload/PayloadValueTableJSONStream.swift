@@ -19,23 +19,17 @@ extension PayloadMapper {
         guard table.root >= 0, table.decodesAsWritten(options: readOptions) else { return false }
         var mapping = options
         mapping.target = .json
-        var stream = ValueTableJSONStream(table: table, options: mapping, chunkSize: chunkSize, drain: drain)
-        var emitter = JSONEmitter(options: jsonOptions, capacity: capacity)
-        let written = table.source.withUnsafeBytes { bytes -> Bool in
-            do throws(ValueTableJSONStream.Stop) {
-                try stream.write(table.root, depth: 0, level: 0, bytes: bytes, into: &emitter)
-                return true
-            } catch {
-                return false
+        var stream = ValueTableJSONStream(table: table, options: mapping, jsonOptions: jsonOptions, chunkSize: chunkSize, drain: drain)
+        return Self.emitJSON(options: jsonOptions, capacity: capacity, drain: drain, finished: finished) { emitter in
+            table.source.withUnsafeBytes { bytes -> Bool in
+                do throws(ValueTableJSONStream.Stop) {
+                    try stream.write(table.root, depth: 0, level: 0, bytes: bytes, into: &emitter)
+                    return true
+                } catch {
+                    return false
+                }
             }
         }
-        guard written else { return false }
-        if let drain {
-            emitter.out.drain(drain)
-        } else {
-            finished(emitter.data())
-        }
-        return true
     }
 
     /// `JSONStream` over a `TypedStreamValueTable`: each function writes what its counterpart
@@ -52,13 +46,19 @@ extension PayloadMapper {
         var ancestors: [Bool]
         /// `Walk.produced`.
         var produced = 0
-        /// The keys of the last dictionary written, by their object numbers: each as written as
-        /// a JSON key (the string and the colon), kept in `lastKeyBytes` at `lastKeyTexts`, and
-        /// the writing order when keys are sorted.
-        var lastKeys: [Int32] = []
-        var lastKeyBytes: [UInt8] = []
-        var lastKeyTexts: [Range<Int>] = []
-        var lastKeyOrder: [Int] = []
+        /// The keys of the last dictionary written, which the next one most often has too.
+        var lastKeys: KeyTexts?
+        /// The spelling of the JSON, for writing keys apart.
+        let jsonOptions: JSONWriteOptions
+
+        /// A dictionary's keys: their objects, each one's JSON text (the string and the colon) as
+        /// a range of `bytes`, and the order they are written in (empty: as read).
+        struct KeyTexts {
+            let objects: [Int32]
+            let bytes: [UInt8]
+            let texts: [Range<Int>]
+            let order: [Int]
+        }
         /// Color components' texts and values, and their payload spellings, worked out once per
         /// component.
         var colorComponents = TypedStreamColorComponents()
@@ -66,9 +66,11 @@ extension PayloadMapper {
         let drain: ((UnsafeRawBufferPointer) -> Void)?
         let chunkSize: Int
 
-        init(table: TypedStreamValueTable, options: PayloadOptions, chunkSize: Int, drain: ((UnsafeRawBufferPointer) -> Void)?) {
+        init(table: TypedStreamValueTable, options: PayloadOptions, jsonOptions: JSONWriteOptions, chunkSize: Int,
+             drain: ((UnsafeRawBufferPointer) -> Void)?) {
             self.table = table
             self.options = options
+            self.jsonOptions = jsonOptions
             self.chunkSize = chunkSize
             self.drain = drain
             ancestors = [Bool](repeating: false, count: table.objectCount)
@@ -186,65 +188,55 @@ extension PayloadMapper {
         /// the same key objects as the one before are copied from where that one's were kept.
         mutating func writeDictionary(keys: Range<Int>, values: Range<Int>, depth: Int, level: Int, bytes: UnsafeRawBufferPointer,
                                       into e: inout JSONEmitter) throws(Stop) {
-            let count = keys.count
             guard depth + 1 <= options.maximumDepth else { throw Stop() }
-            try self.count(count)
-            let same = lastKeys.count == count && table.elements[keys].elementsEqual(lastKeys)
-            var names: [Range<Int>] = []
-            var order: [Int] = []
-            var texts: [Range<Int>] = []
+            try count(keys.count)
             // The dictionaries inside replace the last keys with their own: these stay here.
-            var keyBytes: [UInt8] = []
-            if same {
-                order = lastKeyOrder
-                texts = lastKeyTexts
-                keyBytes = lastKeyBytes
+            let written: KeyTexts
+            if let last = lastKeys, last.objects.elementsEqual(table.elements[keys]) {
+                written = last
             } else {
-                names.reserveCapacity(count)
-                for i in keys {
-                    let number = table.elements[i]
-                    guard number >= 0 else { throw Stop() }
-                    switch table.object(Int(number)) {
-                    case .string(let range), .mutableString(_, let range): names.append(range)
-                    default: throw Stop()
-                    }
-                }
-                if e.sortsKeys {
-                    // JSONEncoder orders keys by their UTF-8 bytes; ties keep the order read.
-                    let sortKeys = names.map { Array(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[$0]), as: UTF8.self).utf8) }
-                    order = Array(0..<count).sorted { a, b in
-                        sortKeys[a] == sortKeys[b] ? a < b : sortKeys[a].lexicographicallyPrecedes(sortKeys[b])
-                    }
-                }
-                texts = Array(repeating: 0..<0, count: count)
+                written = try keyTexts(keys, bytes: bytes, sorted: e.sortsKeys)
             }
-            guard count > 0 else { return e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: level) }
+            guard !keys.isEmpty else { return e.writeEmpty(UInt8(ascii: "{"), UInt8(ascii: "}"), level: level) }
             e.out.append(UInt8(ascii: "{"))
-            for n in 0..<count {
-                let i = e.sortsKeys ? order[n] : n
+            for n in 0 ..< keys.count {
+                let i = written.order.isEmpty ? n : written.order[n]
                 if n > 0 { e.out.append(UInt8(ascii: ",")) }
                 e.newline(level + 1)
-                if same {
-                    keyBytes.withUnsafeBytes { e.out.append(UnsafeRawBufferPointer(rebasing: $0[texts[i]])) }
-                } else {
-                    let start = e.out.length
-                    writeText(names[i], bytes: bytes, into: &e)
-                    e.writeColon()
-                    let from = keyBytes.count
-                    keyBytes.append(contentsOf: e.out.bytes(start..<e.out.length))
-                    texts[i] = from..<keyBytes.count
-                }
+                written.bytes.withUnsafeBytes { e.out.append(UnsafeRawBufferPointer(rebasing: $0[written.texts[i]])) }
                 try write(table.elements[values.lowerBound + i], depth: depth + 1, level: level + 1, bytes: bytes, into: &e)
                 drainIfFull(&e)
             }
             e.newline(level)
             e.out.append(UInt8(ascii: "}"))
-            if !same {
-                lastKeys = Array(table.elements[keys])
-                lastKeyBytes = keyBytes
-                lastKeyTexts = texts
-                lastKeyOrder = order
+            lastKeys = written
+        }
+
+        /// A dictionary's keys as written, each string and its colon, with the order they are
+        /// written in when sorted; stops unless every key is a string.
+        func keyTexts(_ keys: Range<Int>, bytes: UnsafeRawBufferPointer, sorted: Bool) throws(Stop) -> KeyTexts {
+            var names: [Range<Int>] = []
+            names.reserveCapacity(keys.count)
+            for i in keys {
+                let number = table.elements[i]
+                guard number >= 0 else { throw Stop() }
+                switch table.object(Int(number)) {
+                case .string(let range), .mutableString(_, let range): names.append(range)
+                default: throw Stop()
+                }
             }
+            var scratch = JSONEmitter(options: jsonOptions, capacity: 64)
+            var texts: [Range<Int>] = []
+            texts.reserveCapacity(names.count)
+            for range in names {
+                let start = scratch.out.length
+                writeText(range, bytes: bytes, into: &scratch)
+                scratch.writeColon()
+                texts.append(start..<scratch.out.length)
+            }
+            // Sorted by the decoded strings' bytes, which repair any invalid UTF-8.
+            let order = sorted ? JSONEmitter.sortedKeyOrder(names.map { Array(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[$0]), as: UTF8.self).utf8) }) : []
+            return KeyTexts(objects: Array(table.elements[keys]), bytes: Array(scratch.out.bytes(0..<scratch.out.length)), texts: texts, order: order)
         }
     }
 }

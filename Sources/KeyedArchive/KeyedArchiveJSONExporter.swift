@@ -97,14 +97,24 @@ public struct KeyedArchiveJSONExporter: Sendable {
     /// objects, so that the text of a large archive is never held whole.
     public func write(_ archive: KeyedArchive, chunkSize: Int = 1 << 20,
                       to emit: (UnsafeRawBufferPointer) -> Void) throws(PropertyListError) {
+        try writeDocument(chunkSize: chunkSize, to: emit) { (emitter, drain) throws(PropertyListError) in
+            var writer = DocumentWriter(exporter: self, archive: archive, nesting: 0)
+            writer.drain = drain
+            writer.chunkSize = max(chunkSize, 1)
+            try writer.writeDocument(level: 0, into: &emitter)
+        }
+    }
+
+    /// A document `write` writes to an emitter of this exporter's spelling, handing the output
+    /// on through the drain it is given as it goes, then a newline; all of it handed to `emit`.
+    func writeDocument(chunkSize: Int, to emit: (UnsafeRawBufferPointer) -> Void,
+                       _ write: (_ emitter: inout JSONEmitter, _ drain: @escaping (UnsafeRawBufferPointer) -> Void) throws(PropertyListError) -> Void)
+        throws(PropertyListError) {
         var options = JSONWriteOptions()
         options.outputFormatting = prettyPrinted ? [.prettyPrinted, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
         var emitter = JSONEmitter(options: options, capacity: max(chunkSize, 1) + 65_536)
         try withoutActuallyEscaping(emit) { (emit) throws(PropertyListError) in
-            var writer = DocumentWriter(exporter: self, archive: archive, nesting: 0)
-            writer.drain = emit
-            writer.chunkSize = max(chunkSize, 1)
-            try writer.writeDocument(level: 0, into: &emitter)
+            try write(&emitter, emit)
             emitter.out.append(0x0A)
             emitter.out.drain(emit)
         }

@@ -180,6 +180,20 @@ extension KeyedArchiveJSONExporter {
             e.out.append(UInt8(ascii: "}"))
         }
 
+        /// A number object's `kind`, `value` and, where its spelling does not say its type,
+        /// `numberType`: what `writeObject` writes without default members.
+        static func writeCompactNumber(_ n: PropertyListValue, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
+            writeKind("number", level: level, into: &e)
+            e.writeKey("value", first: false, level: level)
+            try writePlist(n, level: level, into: &e)
+            if !KeyedArchiveJSONExporter.numberTypeIsImplied(n) {
+                e.writeKey("numberType", first: false, level: level)
+                e.out.append(UInt8(ascii: "\""))
+                e.out.append(string: n.typeName)
+                e.out.append(UInt8(ascii: "\""))
+            }
+        }
+
         static func writeKind(_ kind: StaticString, level: Int, into e: inout JSONEmitter) {
             e.writeKey("kind", first: false, level: level)
             e.out.append(UInt8(ascii: "\""))

@@ -17,14 +17,9 @@ extension KeyedArchiveJSONExporter {
         guard omitsDefaultMembers else { return false }
         return try table.withReader { (reader) throws(PropertyListError) -> Bool in
             guard TableDocumentWriter.describesEveryObject(of: table, reader: &reader) else { return false }
-            var options = JSONWriteOptions()
-            options.outputFormatting = prettyPrinted ? [.prettyPrinted, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
-            var emitter = JSONEmitter(options: options, capacity: max(chunkSize, 1) + 65_536)
-            try withoutActuallyEscaping(emit) { (emit) throws(PropertyListError) in
-                var writer = TableDocumentWriter(exporter: self, table: table, drain: emit, chunkSize: max(chunkSize, 1))
+            try writeDocument(chunkSize: chunkSize, to: emit) { (emitter, drain) throws(PropertyListError) in
+                var writer = TableDocumentWriter(exporter: self, table: table, drain: drain, chunkSize: max(chunkSize, 1))
                 try writer.writeDocument(level: 0, reader: &reader, into: &emitter)
-                emitter.out.append(0x0A)
-                emitter.out.drain(emit)
             }
             return true
         }
@@ -106,15 +101,7 @@ extension KeyedArchiveJSONExporter {
                 _ = reader.withUTF8(ofElement: uid) { e.writeString(utf8: $0) }
             case .number:
                 let n = reader.element(uid)
-                DocumentWriter.writeKind("number", level: inner, into: &e)
-                e.writeKey("value", first: false, level: inner)
-                try DocumentWriter.writePlist(n, level: inner, into: &e)
-                if !KeyedArchiveJSONExporter.numberTypeIsImplied(n) {
-                    e.writeKey("numberType", first: false, level: inner)
-                    e.out.append(UInt8(ascii: "\""))
-                    e.out.append(string: n.typeName)
-                    e.out.append(UInt8(ascii: "\""))
-                }
+                try DocumentWriter.writeCompactNumber(n, level: inner, into: &e)
             case .date:
                 guard case .date(let date) = reader.element(uid) else { break }
                 try writeDate(date, level: inner, into: &e)

@@ -15,11 +15,8 @@ extension KeyedArchiveJSONExporter {
     package func write(_ table: TypedStreamValueTable, options: KeyedArchiveReadOptions, chunkSize: Int = 1 << 20,
                        to emit: (UnsafeRawBufferPointer) -> Void) throws(PropertyListError) -> Bool {
         guard omitsDefaultMembers, table.decodesAsWritten(options: options) else { return false }
-        var jsonOptions = JSONWriteOptions()
-        jsonOptions.outputFormatting = prettyPrinted ? [.prettyPrinted, .withoutEscapingSlashes] : [.withoutEscapingSlashes]
-        var emitter = JSONEmitter(options: jsonOptions, capacity: max(chunkSize, 1) + 65_536)
-        try withoutActuallyEscaping(emit) { (emit) throws(PropertyListError) in
-            var writer = ValueTableDocumentWriter(exporter: self, table: table, drain: emit, chunkSize: max(chunkSize, 1))
+        try writeDocument(chunkSize: chunkSize, to: emit) { (emitter, drain) throws(PropertyListError) in
+            var writer = ValueTableDocumentWriter(table: table, exporter: self, drain: drain, chunkSize: max(chunkSize, 1))
             // `withUnsafeBytes` rethrows untyped: the error is carried out as a value.
             let failure = table.source.withUnsafeBytes { bytes -> PropertyListError? in
                 do throws(PropertyListError) {
@@ -30,8 +27,6 @@ extension KeyedArchiveJSONExporter {
                 }
             }
             if let failure { throw failure }
-            emitter.out.append(0x0A)
-            emitter.out.drain(emit)
         }
         return true
     }
@@ -39,11 +34,13 @@ extension KeyedArchiveJSONExporter {
     /// `DocumentWriter` over a `TypedStreamValueTable`, compact form only: each object written
     /// as `DocumentWriter.writeObject` writes the object the decoder makes of it.
     struct ValueTableDocumentWriter {
-        let exporter: KeyedArchiveJSONExporter
+        /// The class parts and field keys every object repeats, and the class counts.
+        var parts = RepeatedParts()
         let table: TypedStreamValueTable
+        let exporter: KeyedArchiveJSONExporter
+        /// Where finished objects go, once the output passes `chunkSize`.
         let drain: (UnsafeRawBufferPointer) -> Void
         let chunkSize: Int
-        var parts = RepeatedParts()
         /// Color components' texts and values, worked out once per component.
         var colorComponents = TypedStreamColorComponents()
         /// A color's components' text, made again for each color.
@@ -107,15 +104,7 @@ extension KeyedArchiveJSONExporter {
                 Self.closeFields(level: inner, into: &e)
             case .number(let n):
                 parts.writeCompactClassPart(archivedClass: nil, inlineName: "NSNumber", level: inner, into: &e)
-                DocumentWriter.writeKind("number", level: inner, into: &e)
-                e.writeKey("value", first: false, level: inner)
-                try DocumentWriter.writePlist(n, level: inner, into: &e)
-                if !KeyedArchiveJSONExporter.numberTypeIsImplied(n) {
-                    e.writeKey("numberType", first: false, level: inner)
-                    e.out.append(UInt8(ascii: "\""))
-                    e.out.append(string: n.typeName)
-                    e.out.append(UInt8(ascii: "\""))
-                }
+                try DocumentWriter.writeCompactNumber(n, level: inner, into: &e)
             case .date(_, let seconds):
                 let date = Date(timeIntervalSinceReferenceDate: seconds)
                 DocumentWriter.writeKind("date", level: inner, into: &e)
@@ -146,22 +135,11 @@ extension KeyedArchiveJSONExporter {
                 Self.writeTaggedData(UnsafeRawBufferPointer(rebasing: bytes[range]), level: inner + 1, into: &e)
                 Self.closeFields(level: inner, into: &e)
             case .array(_, let range):
-                DocumentWriter.writeKind("array", level: inner, into: &e)
-                // An empty list is an inline empty array, which is not what the value is read from.
-                if range.isEmpty {
-                    e.writeKey("value", first: false, level: inner)
-                    e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: inner)
-                }
-                openFields(with: .objects, level: inner, into: &e)
+                openCollection(kind: "array", isEmpty: range.isEmpty, firstKey: .objects, level: inner, into: &e)
                 writeReferences(range, level: inner + 1, into: &e)
                 Self.closeFields(level: inner, into: &e)
             case .dictionary(_, let keys, let values):
-                DocumentWriter.writeKind("dictionary", level: inner, into: &e)
-                if keys.isEmpty {
-                    e.writeKey("value", first: false, level: inner)
-                    e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: inner)
-                }
-                openFields(with: .keys, level: inner, into: &e)
+                openCollection(kind: "dictionary", isEmpty: keys.isEmpty, firstKey: .keys, level: inner, into: &e)
                 writeReferences(keys, level: inner + 1, into: &e)
                 writeFieldKey(.objects, first: false, level: inner + 1, into: &e)
                 writeReferences(values, level: inner + 1, into: &e)
@@ -215,6 +193,18 @@ extension KeyedArchiveJSONExporter {
             e.writeKey("fields", first: false, level: level)
             e.out.append(UInt8(ascii: "{"))
             writeFieldKey(firstKey, first: true, level: level + 1, into: &e)
+        }
+
+        /// An array's or a dictionary's `kind`, its `value` when it is empty (an empty list is
+        /// an inline empty array, which the value is not read from), and `fields` up to the key
+        /// of its first list.
+        mutating func openCollection(kind: StaticString, isEmpty: Bool, firstKey: FieldKey, level: Int, into e: inout JSONEmitter) {
+            DocumentWriter.writeKind(kind, level: level, into: &e)
+            if isEmpty {
+                e.writeKey("value", first: false, level: level)
+                e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level)
+            }
+            openFields(with: firstKey, level: level, into: &e)
         }
 
         /// The end of `"fields"`.

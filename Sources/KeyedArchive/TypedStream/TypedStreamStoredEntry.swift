@@ -33,38 +33,32 @@ enum TypedStreamStoredEntry {
             guard let start = UInt32(exactly: range.lowerBound), let count = UInt32(exactly: range.count) else { return nil }
             return (start, count)
         }
+        /// A class's index and a span, as a stored entry of that class takes them.
+        func classSpan(_ classIndex: Int, _ range: Range<Int>, _ make: (Int32, UInt32, UInt32) -> Self) -> Self? {
+            guard let index = Int32(exactly: classIndex), let (start, count) = span(range) else { return nil }
+            return make(index, start, count)
+        }
+        let kept: Self?
         switch entry {
-        case .pending:
-            self = .pending
-        case .string(let range):
-            guard let (start, count) = span(range) else { return nil }
-            self = .string(start: start, count: count)
-        case .mutableString(let classIndex, let range):
-            guard let index = Int32(exactly: classIndex), let (start, count) = span(range) else { return nil }
-            self = .mutableString(classIndex: index, start: start, count: count)
-        case .number:
-            return nil
-        case .date(let classIndex, let seconds):
-            guard let index = Int32(exactly: classIndex) else { return nil }
-            self = .date(classIndex: index, seconds)
-        case .data(let range):
-            guard let (start, count) = span(range) else { return nil }
-            self = .data(start: start, count: count)
-        case .mutableData(let classIndex, let range):
-            guard let index = Int32(exactly: classIndex), let (start, count) = span(range) else { return nil }
-            self = .mutableData(classIndex: index, start: start, count: count)
-        case .array(let classIndex, let range):
-            guard let index = Int32(exactly: classIndex), let (start, count) = span(range) else { return nil }
-            self = .array(classIndex: index, start: start, count: count)
+        case .pending: kept = .pending
+        case .number: kept = nil
+        case .string(let range): kept = span(range).map { .string(start: $0.0, count: $0.1) }
+        case .data(let range): kept = span(range).map { .data(start: $0.0, count: $0.1) }
+        case .mutableString(let classIndex, let range): kept = classSpan(classIndex, range) { .mutableString(classIndex: $0, start: $1, count: $2) }
+        case .mutableData(let classIndex, let range): kept = classSpan(classIndex, range) { .mutableData(classIndex: $0, start: $1, count: $2) }
+        case .array(let classIndex, let range): kept = classSpan(classIndex, range) { .array(classIndex: $0, start: $1, count: $2) }
         case .dictionary(let classIndex, let keys, let values):
-            guard let index = Int32(exactly: classIndex), let (start, count) = span(keys),
-                  values.lowerBound == keys.upperBound, values.count == keys.count else { return nil }
-            self = .dictionary(classIndex: index, start: start, count: count)
+            guard values.lowerBound == keys.upperBound, values.count == keys.count else { return nil }
+            kept = classSpan(classIndex, keys) { .dictionary(classIndex: $0, start: $1, count: $2) }
+        case .date(let classIndex, let seconds):
+            kept = Int32(exactly: classIndex).map { .date(classIndex: $0, seconds) }
         case .color(let classIndex, let kind, let components):
             guard let index = Int32(exactly: classIndex), let kindByte = Int8(exactly: kind), let start = UInt32(exactly: components.lowerBound),
                   components.count == Self.componentCount(kind: kind) else { return nil }
-            self = .color(classIndex: index, kind: kindByte, start: start)
+            kept = .color(classIndex: index, kind: kindByte, start: start)
         }
+        guard let kept else { return nil }
+        self = kept
     }
 
     /// The entry it keeps.

@@ -87,12 +87,7 @@ public struct JSONEmitter: ~Copyable {
         let values = d.values
         out.append(UInt8(ascii: "{"))
         if sorted {
-            // JSONEncoder orders keys by their UTF-8 bytes; ties keep the order read.
-            var order = Array(keys.indices)
-            let sortKeys = keys.map { Array(Self.keyText($0).utf8) }
-            order.sort { a, b in
-                sortKeys[a] == sortKeys[b] ? a < b : sortKeys[a].lexicographicallyPrecedes(sortKeys[b])
-            }
+            let order = Self.sortedKeyOrder(keys.map { Array(Self.keyText($0).utf8) })
             for (n, i) in order.enumerated() {
                 try writeEntry(key: keys[i], value: values[i], first: n == 0, level: level)
             }
@@ -116,6 +111,12 @@ public struct JSONEmitter: ~Copyable {
         }
         writeColon()
         do { try write(value, level: level + 1) } catch { throw error.under(Self.keyText(key)) }
+    }
+
+    /// The order a sorted object's keys are written in, given each key's UTF-8 bytes: by those
+    /// bytes, as JSONEncoder orders them, ties in the order read.
+    public static func sortedKeyOrder(_ keys: [[UInt8]]) -> [Int] {
+        keys.indices.sorted { a, b in keys[a] == keys[b] ? a < b : keys[a].lexicographicallyPrecedes(keys[b]) }
     }
 
     /// Codable's form for a dictionary whose keys are neither String nor Int.
