@@ -372,8 +372,9 @@ extension BinaryPropertyListParser {
     }
 
     /// An array value (at byte `start`) holding only UIDs, appended to `table.uids`: where they
-    /// are. Nil for any other array, which the caller reads as the reader reads it. An array
-    /// scanned before (shared between dictionaries) is reused where it is, and counted again.
+    /// are. An empty array is an empty range (an empty NSArray's or NSDictionary's lists). Nil
+    /// for any other array, which the caller reads as the reader reads it. An array scanned
+    /// before (shared between dictionaries) is reused where it is, and counted again.
     mutating func scanArray(_ index: Int, at start: Int, depth: Int, into table: inout FlatObjectTable,
                             scan: inout FlatScan) throws(PropertyListError) -> Range<Int>? {
         let (count, body) = try count(Int(bytes[start] & 0x0F), at: start, index: index)
@@ -386,7 +387,7 @@ extension BinaryPropertyListParser {
         }
         let refSize = trailer.objectRefSize
         let end = trailer.offsetTableOffset
-        guard count > 0, count <= (end - body) / refSize, table.uids.count <= Int(Int32.max) - count else { return nil }
+        guard count <= (end - body) / refSize, table.uids.count <= Int(Int32.max) - count else { return nil }
         // Only UIDs, each within the object area (`readScalar`'s checks)? Read them as we check.
         let first = table.uids.count
         var at = body
