@@ -130,7 +130,7 @@ extension PayloadMapper {
                 e.writeData(d, level: level)
             case .dateObject(let date):
                 do { try e.write(.date(date), level: level) } catch { throw Stop() }
-            case .array(let range):
+            case .array(let range), .set(let range):
                 guard try enter(uid) else { return try writeCycleReference(to: uid, level: level, into: &e) }
                 try writeElements(range, depth: depth, level: level, reader: &reader, into: &e)
                 ancestors[uid] = false
@@ -143,6 +143,9 @@ extension PayloadMapper {
                 guard case .null = base, reader.withUTF8(of: relative, { e.writeString(utf8: $0) }) != nil else { throw Stop() }
             case .uuid(let uuid):
                 e.writeString(uuid.uppercaseText)
+            case .null:
+                // NSNull holds nothing to enter: `Walk.map` makes it null.
+                e.out.append("null")
             case .undecoded, .notDecoded:
                 throw Stop()
             }

@@ -46,6 +46,8 @@ struct ArchivedContentDecoder {
         case none
         /// `NS.objects` holding references: `.array`.
         case array
+        /// `NS.objects` holding references: `.set`.
+        case set
         /// `NS.keys` and `NS.objects` holding as many references: `.dictionary`.
         case dictionary
         /// `NS.time` holding a real: `.date`.
@@ -54,15 +56,19 @@ struct ArchivedContentDecoder {
         case url
         /// `NS.uuidbytes` holding 16 bytes inline: `.uuid`.
         case uuid
+        /// NSNull, whatever its fields: `.null`.
+        case null
     }
 
     static func shortcut(forDecoderNamed name: String?) -> Shortcut {
         switch name {
         case "NSArray", "NSMutableArray": .array
+        case "NSSet", "NSMutableSet": .set
         case "NSDictionary", "NSMutableDictionary": .dictionary
         case "NSDate": .date
         case "NSURL": .url
         case "NSUUID": .uuid
+        case "NSNull": .null
         default: .none
         }
     }
@@ -107,6 +113,9 @@ struct ArchivedContentDecoder {
             // `references("NS.objects")` returns the references as they are.
             guard case .array(let elements)? = value(first.at.0) else { return nil }
             return .array(elements)
+        case .set:
+            guard case .array(let elements)? = value(first.at.0) else { return nil }
+            return .set(elements)
         case .dictionary:
             guard case .array(let keys)? = value(first.at.1), case .array(let values)? = value(first.at.0),
                   keys.count == values.count else { return nil }
@@ -123,6 +132,8 @@ struct ArchivedContentDecoder {
             // `uuid()` of data held inline; a reference to a data object takes the decoder.
             guard case .inline(.data(let bytes))? = value(first.at.5), bytes.count == 16 else { return nil }
             return .uuid(Self.uuid(bytes))
+        case .null:
+            return .null
         }
     }
 

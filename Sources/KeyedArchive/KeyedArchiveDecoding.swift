@@ -363,6 +363,8 @@ struct KeyedArchiveDecoding {
             return try reference(u, objectUID: objectUID)
         case .uids:
             let range = entry.uidRange
+            // An empty array holds no reference: kept inline, as `field(_:in:key:)` keeps it.
+            guard !range.isEmpty else { return .inline(.array([])) }
             if let last = lastReferences[Int(entry.key)], last.range.count == range.count,
                flatUIDs.withUnsafeBufferPointer({ uids in
                    UnsafeBufferPointer(rebasing: uids[last.range]).elementsEqual(UnsafeBufferPointer(rebasing: uids[range]))

@@ -94,7 +94,8 @@ extension KeyedArchiveJSONExporter {
                 let name = KeyedArchiveClassIndex.inlineClassName(slot)
                 parts.writeClassPart(archivedClass: nil, inlineName: name, readableName: name, compact: true, level: inner, into: &e)
             }
-            switch reader.content(of: uid) {
+            let content = reader.content(of: uid)
+            switch content {
             case .string:
                 DocumentWriter.writeKind("string", level: inner, into: &e)
                 e.writeKey("value", first: false, level: inner)
@@ -107,16 +108,19 @@ extension KeyedArchiveJSONExporter {
                 try writeDate(date, level: inner, into: &e)
             case .dateObject(let date):
                 try writeDate(date, level: inner, into: &e)
-            case .array(let range):
-                DocumentWriter.writeKind("array", level: inner, into: &e)
-                if reader.referenceListFieldCounts(uid).objects != 1 {
+            case .array(let range), .set(let range):
+                let isSet = if case .set = content { true } else { false }
+                DocumentWriter.writeKind(isSet ? "set" : "array", level: inner, into: &e)
+                // The value is left to the fields when one `NS.objects` holds the references; an
+                // empty one the decoder keeps inline, not as references (`valueIsFields`).
+                if range.isEmpty || reader.referenceListFieldCounts(uid).objects != 1 {
                     e.writeKey("value", first: false, level: inner)
                     writeReferences(range, level: inner, reader: reader, into: &e)
                 }
             case .dictionary(let keys, let values):
                 DocumentWriter.writeKind("dictionary", level: inner, into: &e)
                 let counts = reader.referenceListFieldCounts(uid)
-                if counts.objects != 1 || counts.keys != 1 {
+                if keys.isEmpty || counts.objects != 1 || counts.keys != 1 {
                     e.writeKey("value", first: false, level: inner)
                     writePairs(keys, values, level: inner, reader: reader, into: &e)
                 }
@@ -133,6 +137,9 @@ extension KeyedArchiveJSONExporter {
                 if reader.withUTF8(of: relative, { e.writeString(utf8: $0) }) == nil { e.out.append("null") }
                 e.newline(inner)
                 e.out.append(UInt8(ascii: "}"))
+            case .null:
+                // Compact: no value, as for every null content.
+                DocumentWriter.writeKind("null", level: inner, into: &e)
             case .uuid(let uuid):
                 DocumentWriter.writeKind("uuid", level: inner, into: &e)
                 e.writeKey("value", first: false, level: inner)

@@ -8,7 +8,8 @@ import PropertyList
 /// JSON for `unarchive --to json`) read a large archive from here: the classes are those the
 /// decoder gives (`index`), and `Reader.content(of:)` gives what each object holds for the
 /// layouts Apple writes of the common classes (strings, numbers, data and dates inline; NSArray,
-/// NSDictionary, NSDate, NSURL and NSUUID objects), exactly as the decoder's shortcuts read them.
+/// NSSet, NSDictionary, NSNull, NSDate, NSURL and NSUUID objects), exactly as the decoder's
+/// shortcuts read them.
 /// Anything else is `.undecoded`, and the writer then works from the decoded `KeyedArchive`.
 public struct KeyedArchiveObjectTable {
     /// The class of every object the decoder would decode.
@@ -54,10 +55,15 @@ public struct KeyedArchiveObjectTable {
         /// Inline plist objects: read them with `Reader.element(_:)`.
         case string, number, data, date
         /// NSArray or NSMutableArray whose `NS.objects` holds references: at `Reader.uids[range]`.
+        /// An empty range is an empty `NS.objects`, which the decoder keeps inline.
         case array(Range<Int>)
+        /// NSSet or NSMutableSet, as `array`.
+        case set(Range<Int>)
         /// NSDictionary or NSMutableDictionary whose `NS.keys` and `NS.objects` hold as many
-        /// references.
+        /// references (none: both empty, kept inline by the decoder).
         case dictionary(keys: Range<Int>, values: Range<Int>)
+        /// NSNull.
+        case null
         /// NSDate whose `NS.time` is a real.
         case dateObject(Date)
         /// NSURL with its `NS.relative` and its `NS.base` (or null).
@@ -77,7 +83,8 @@ public struct KeyedArchiveObjectTable {
         case object(Int)
         /// A scalar stored inline: the file's object at this index (`Reader.fileScalar(_:)`).
         case scalar(Int)
-        /// A list of references, at `Reader.uids[range]`.
+        /// A list of references, at `Reader.uids[range]`; an empty one is an empty array, which
+        /// the decoder keeps inline.
         case references(Range<Int>)
         /// A collection that holds more than references: only the decoder reads it.
         case collection
@@ -210,6 +217,9 @@ public struct KeyedArchiveObjectTable {
             case .array:
                 guard let objects = first.objects, objects.kind == .uids else { return .undecoded }
                 return .array(objects.uidRange)
+            case .set:
+                guard let objects = first.objects, objects.kind == .uids else { return .undecoded }
+                return .set(objects.uidRange)
             case .dictionary:
                 guard let keys = first.keys, keys.kind == .uids, let objects = first.objects, objects.kind == .uids,
                       keys.uidRange.count == objects.uidRange.count else { return .undecoded }
@@ -231,6 +241,8 @@ public struct KeyedArchiveObjectTable {
                       }) ?? nil
                 else { return .undecoded }
                 return .uuid(uuid)
+            case .null:
+                return .null
             }
         }
 

@@ -9,12 +9,16 @@ import Foundation
 /// (an NSArray of a shared word and a string of its own), a count and a score (NSNumber,
 /// inline). 11 objects per record; the keys, the words and the class descriptions are shared,
 /// as NSKeyedArchiver shares them.
+///
+/// With `emptiesAndNulls`, the shapes real archives hold besides: each record's tags end with
+/// NSNull (one object, as NSKeyedArchiver archives the singleton), and two more keys hold an
+/// empty NSArray of its own (`notes`) and nil (`parent`, `$null`).
 enum RecordArchiveInput {
     static let keys = ["name", "id", "created", "url", "digest", "tags", "count", "score"]
     static let words = ["red", "green", "blue", "cyan", "magenta"]
 
     /// The archive's bytes and how many objects its `$objects` holds.
-    static func make(records: Int) -> (data: Data, objects: Int) {
+    static func make(records: Int, emptiesAndNulls: Bool = false) -> (data: Data, objects: Int) {
         typealias V = PlistlibLayoutWriter.Value
         var objects: [V] = [.string("$null")]
         func add(_ v: V) -> UInt64 {
@@ -29,8 +33,9 @@ enum RecordArchiveInput {
         let dateClass = describe("NSDate")
         let urlClass = describe("NSURL")
         let uuidClass = describe("NSUUID")
-        let keyUIDs = keys.map { add(.string($0)) }
+        let keyUIDs = (emptiesAndNulls ? keys + ["notes", "parent"] : keys).map { add(.string($0)) }
         let wordUIDs = words.map { add(.string($0)) }
+        let nullObject = emptiesAndNulls ? add(.dictionary([("$class", .uid(describe("NSNull")))])) : 0
         var items: [V] = []
         items.reserveCapacity(records)
         var generator = SplitMix64(seed: 0x17)
@@ -46,10 +51,15 @@ enum RecordArchiveInput {
             let url = add(.dictionary([("NS.base", .uid(0)), ("NS.relative", .uid(relative)), ("$class", .uid(urlClass))]))
             let digest = add(.data((0..<8).map { UInt8(truncatingIfNeeded: r >> UInt64($0 * 8)) }))
             let tag = add(.string("tag \(i)"))
-            let tags = add(.dictionary([("NS.objects", .array([.uid(wordUIDs[i % words.count]), .uid(tag)])), ("$class", .uid(arrayClass))]))
+            let tagUIDs: [V] = [.uid(wordUIDs[i % words.count]), .uid(tag)] + (emptiesAndNulls ? [.uid(nullObject)] : [])
+            let tags = add(.dictionary([("NS.objects", .array(tagUIDs)), ("$class", .uid(arrayClass))]))
             let count = add(.integer(Int64(r % 100_000)))
             let score = add(.real(Double(r % 1_000_000) / 997))
-            let values = [name, id, created, url, digest, tags, count, score]
+            var values = [name, id, created, url, digest, tags, count, score]
+            if emptiesAndNulls {
+                values.append(add(.dictionary([("NS.objects", .array([])), ("$class", .uid(arrayClass))])))
+                values.append(0)
+            }
             let record = add(.dictionary([
                 ("NS.keys", .array(keyUIDs.map { .uid($0) })),
                 ("NS.objects", .array(values.map { .uid($0) })),

@@ -5,7 +5,10 @@ import Foundation
 /// collections (`SharedLayoutInput`), as whole processes in the same rounds, with this build
 /// and, given `--baseline-cli`, another (`archivist-bench --only shared`). Each layout's time
 /// is compared with the Apple layout's on the same build (goal: at most 1.25×, peak at most 3×
-/// the input), and every output with the Apple layout's (byte for byte, the path aside).
+/// the input), and every output with the Apple layout's (byte for byte, the path aside). A last
+/// layout holds other records: the same in NSKeyedArchiver's layout with an NSNull, an empty
+/// NSArray and a nil value in each (`RecordArchiveInput.make(records:emptiesAndNulls:)`),
+/// whose outputs are compared between the builds.
 struct SharedLayoutBenchmark: BenchmarkGroup {
     var settings: BenchmarkSettings
 
@@ -20,25 +23,31 @@ struct SharedLayoutBenchmark: BenchmarkGroup {
 
         log("shared: generating \(settings.archiveRecords) records…")
         let (apple, objectCount) = RecordArchiveInput.make(records: settings.archiveRecords)
-        var layouts: [(name: String, path: String, bytes: Int)] = []
+        // `sameRecords`: the Apple layout's records, whose outputs must be the Apple layout's.
+        var layouts: [(name: String, path: String, bytes: Int, sameRecords: Bool)] = []
         let applePath = directory + "/apple.archive"
         FileManager.default.createFile(atPath: applePath, contents: apple)
-        layouts.append(("NSKeyedArchiver's layout", applePath, apple.count))
+        layouts.append(("NSKeyedArchiver's layout", applePath, apple.count, true))
         if let shared = SharedLayoutInput.shared(apple) {
             let path = directory + "/shared.archive"
             FileManager.default.createFile(atPath: path, contents: shared)
-            layouts.append(("NS.keys shared (SharedLayoutWriter)", path, shared.count))
+            layouts.append(("NS.keys shared (SharedLayoutWriter)", path, shared.count, true))
         }
         if let python = process.which("python3") {
             log("shared: writing the plistlib layout with python3…")
             let path = directory + "/plistlib.archive"
             if SharedLayoutInput.plistlib(applePath, to: path, python: python) {
                 let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-                layouts.append(("NS.keys shared (CPython plistlib)", path, size))
+                layouts.append(("NS.keys shared (CPython plistlib)", path, size, true))
             } else {
                 log("shared: python3's plistlib failed; its layout is left out")
             }
         }
+        let (empties, emptiesObjects) = RecordArchiveInput.make(records: settings.archiveRecords, emptiesAndNulls: true)
+        let emptiesPath = directory + "/empties.archive"
+        FileManager.default.createFile(atPath: emptiesPath, contents: empties)
+        layouts.append(("NSKeyedArchiver's layout, with NSNull, an empty NSArray and nil in each record (\(emptiesObjects) objects)",
+                        emptiesPath, empties.count, false))
         var builds: [(name: String, path: String)] = [("this build", cli)]
         if let baseline = settings.baselineCLIPath { builds.insert(("baseline", baseline), at: 0) }
 
@@ -89,9 +98,10 @@ struct SharedLayoutBenchmark: BenchmarkGroup {
             }
         }
         // The outputs, outside the timing: every layout's, with every build, against the Apple
-        // layout's with this build (the file's path replaced, since check names it).
+        // layout's with this build (the file's path replaced, since check names it); other
+        // records' against their own with this build.
         print("")
-        print("Outputs, against the Apple layout's with this build:")
+        print("Outputs, against the Apple layout's with this build (other records: against this build's):")
         print("")
         for verb in verbs {
             func output(_ cli: String, _ layout: String) -> Data? {
@@ -102,9 +112,10 @@ struct SharedLayoutBenchmark: BenchmarkGroup {
                       let bytes = FileManager.default.contents(atPath: out) else { return nil }
                 return Data(String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: layout, with: "FILE").utf8)
             }
-            let reference = output(cli, layouts[0].path)
+            let appleReference = output(cli, layouts[0].path)
             for build in builds {
-                for layout in layouts where !(build.path == cli && layout.path == layouts[0].path) {
+                for layout in layouts where !(build.path == cli && (layout.path == layouts[0].path || !layout.sameRecords)) {
+                    let reference = layout.sameRecords ? appleReference : output(cli, layout.path)
                     let same = reference != nil && output(build.path, layout.path) == reference
                     print("- `\(verb.name)`, \(layout.name), \(build.name): " + (same ? "identical" : "DIFFERENT"))
                 }

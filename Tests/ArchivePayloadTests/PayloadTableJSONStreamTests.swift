@@ -41,15 +41,29 @@ enum PayloadTableReference {
         #expect(differences.isEmpty, "\(differences)")
     }
 
-    @Test func recordsWithNilElementsAndEmptyCollectionsGiveTheDecodedArchivesBytes() throws {
-        // The table's walk leaves these to the decoded archive today (docs/benchmarks.md,
-        // "Empty collections"); whichever way they go, the bytes are the decoded archive's.
-        let (_, differences) = try PayloadTableReference.compare(try Self.records(nullsAndEmptyCollections: true))
+    @Test func recordsWithNullsNilElementsAndEmptyCollectionsAreWrittenFromTheTableWithTheDecodedArchivesBytes() throws {
+        let (taken, differences) = try PayloadTableReference.compare(try Self.records(nullsAndEmptyCollections: true))
+        #expect(taken)
+        #expect(differences.isEmpty, "\(differences)")
+    }
+
+    @Test func foundationsArchiveOfEmptyCollectionsAndNullsIsWrittenFromTheTableWithTheDecodedArchivesBytes() throws {
+        let root = [NSArray(), NSDictionary(), NSNull(), NSSet(), NSMutableArray(), NSMutableDictionary(),
+                    ["a", NSNull(), NSArray(), NSDictionary()] as NSArray,
+                    ["empty": NSArray(), "none": NSNull(), "set": NSSet(array: [1, "x"]), "n": 2] as NSDictionary] as NSArray
+        // What NSKeyedArchiver (swift-corelibs-foundation, on this machine) writes for them: each
+        // dictionary's keys (`$class`, `NS.objects`) as string objects of their own.
+        let data = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
+        #expect(KeyedArchiveClassIndex(data: data) != nil)
+        let (taken, differences) = try PayloadTableReference.compare(data)
+        #expect(taken)
         #expect(differences.isEmpty, "\(differences)")
     }
 
     /// 30 records of the common classes; with `nullsAndEmptyCollections`, each record's array
-    /// holds a nil element (`$null`) and an empty NSArray and NSDictionary follow the records.
+    /// holds an NSNull and a nil element (`$null`, UID 0), every fourth record's array is empty
+    /// and every fifth has no URL (a nil value); an empty NSArray, NSDictionary and NSSet and an
+    /// NSSet of two follow the records.
     static func records(nullsAndEmptyCollections: Bool) throws -> Data {
         var b = KeyedArchiveBuilder()
         let keys = [b.string("id"), b.string("when"), b.string("tags"), b.string("link"), b.string("uuid")]
@@ -58,14 +72,18 @@ enum PayloadTableReference {
             items.append(b.dictionary(keys: keys, values: [
                 b.number(i % 3 == 0 ? .real(Double(i) / 3) : .integer(PropertyListInteger(i))),
                 b.date(Date(timeIntervalSinceReferenceDate: Double(i) * 1.5)),
-                b.array([b.string("a/b \"\(i)\" é😀")] + (nullsAndEmptyCollections ? [b.null()] : []) + [b.data(Data([UInt8(i), 0xFF]))], mutable: i % 2 == 0),
-                b.url("https://example.com/item/\(i)"),
+                nullsAndEmptyCollections && i % 4 == 0 ? b.array([])
+                    : b.array([b.string("a/b \"\(i)\" é😀")] + (nullsAndEmptyCollections ? [b.null(), .null] : []) + [b.data(Data([UInt8(i), 0xFF]))],
+                              mutable: i % 2 == 0),
+                nullsAndEmptyCollections && i % 5 == 0 ? .null : b.url("https://example.com/item/\(i)"),
                 b.uuid(UUID(uuidString: "71DC068E-3420-45FF-919E-3A267D55EC\(String(format: "%02X", i))") ?? UUID()),
             ], mutable: i % 2 == 1))
         }
         if nullsAndEmptyCollections {
             items.append(b.array([]))
             items.append(b.dictionary(keys: [], values: []))
+            items.append(b.set([]))
+            items.append(b.set([keys[0], b.string("x")]))
         }
         // The root is built before the archive is taken, so that the archive holds it.
         let root = b.array(items)
@@ -144,14 +162,52 @@ struct PayloadTableJSONStreamCorpusTests {
         let root = try #require(ClassIndexCorpus.root)
         var failures: [String] = []
         var taken = 0
+        // Archives that hold NSNull, nil elements or empty collections, and whose root the table
+        // walk wrote with them left out: the table must take them with them too.
+        var withEmptiesOrNulls = 0
+        var leftToTheDecoder: [String] = []
         let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? []
         for url in files where !url.hasDirectoryPath && !url.path.contains("/stores/") {
-            guard let data = try? Data(contentsOf: url), data.count < 4_000_000, (try? KeyedArchive(data: data)) != nil else { continue }
+            guard let data = try? Data(contentsOf: url), data.count < 4_000_000, let archive = try? KeyedArchive(data: data) else { continue }
             let result = try PayloadTableReference.compare(data)
             if result.taken { taken += 1 }
             if !result.differences.isEmpty { failures.append("\(url.lastPathComponent): \(result.differences)") }
+            if KeyedArchiveObjectTable(data: data) != nil, archive.root?.uid != nil, Self.holdsEmptiesOrNulls(archive), Self.holdsOnlyListsNullsAndScalars(archive) {
+                withEmptiesOrNulls += 1
+                if !result.taken { leftToTheDecoder.append(url.lastPathComponent) }
+            }
         }
         #expect(taken > 10, "\(taken) archives written from their table")
         #expect(failures.isEmpty, "\(failures.prefix(5))")
+        #expect(withEmptiesOrNulls > 0)
+        #expect(leftToTheDecoder.isEmpty, "\(leftToTheDecoder.prefix(5)) of \(withEmptiesOrNulls)")
+    }
+
+    /// Whether a decoded archive holds an NSNull, a nil element (UID 0 in a list) or an empty
+    /// list (an empty collection's field).
+    static func holdsEmptiesOrNulls(_ archive: KeyedArchive) -> Bool {
+        archive.decodedObjects.contains { object in
+            if case .null = object.content { return true }
+            return object.fields.contains { field in
+                switch field.value {
+                case .inline(.array(let elements)): elements.isEmpty
+                case .array(let elements): elements.contains(.null)
+                default: false
+                }
+            }
+        }
+    }
+
+    /// Whether every decoded object is inline, an NSNull, or an array, set or dictionary whose
+    /// keys are strings: what the table walk writes of any root.
+    static func holdsOnlyListsNullsAndScalars(_ archive: KeyedArchive) -> Bool {
+        archive.decodedObjects.allSatisfy { object in
+            switch object.content {
+            case .string, .number, .date, .null, .array, .set: return true
+            case .data(let d): return object.archivedClass == nil && NestedPayload.identify(d) == nil
+            case .dictionary(let keys, _): return keys.allSatisfy { if case .string? = archive.object($0)?.content { true } else { false } }
+            default: return false
+            }
+        }
     }
 }

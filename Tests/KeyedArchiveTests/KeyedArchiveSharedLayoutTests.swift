@@ -37,6 +37,59 @@ import PropertyList
         #expect(a.top == b.top && a.root == b.root && a.archiver == b.archiver, "\(label)")
     }
 
+    /// Foundation's NSKeyedArchiver on Linux writes each dictionary's keys as string objects of
+    /// their own: read flat, one slot per string, under every limit as the tree reads it.
+    @Test(arguments: KeyedArchiveFlatDecodingTests.optionSets.indices)
+    func keysWrittenAsObjectsOfTheirOwnReadFlatAndAsTheTreeReadsThem(_ index: Int) throws {
+        let (label, options) = KeyedArchiveFlatDecodingTests.optionSets[index]
+        let root = [NSArray(), ["k": "v", "l": NSNull()] as NSDictionary, ["a", 1, NSArray(array: ["b"])] as NSArray,
+                    NSSet(array: [2]), ["k": [1.5] as NSArray] as NSDictionary] as NSArray
+        let data = try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
+        #expect(BinaryPropertyListReader().readFlatKeyedArchive(data, keepingValues: false) != nil)
+        #expect(BinaryPropertyListReader().readFlatKeyedArchive(data) != nil)
+        #expect(FlatDecoding.difference(data, options: options) == nil, "\(label)")
+    }
+
+    @Test func twoKeyObjectsOfOneStringReadFlatUnlessOneDictionaryHoldsBoth() throws {
+        func archive(secondKeys: [UInt8]) -> Data {
+            FlatDecoding.assemble([
+                .dictionary(keys: [1, 2, 3, 4], values: [5, 6, 7, 8]),   // 0: the top level
+                .string("$archiver"), .string("$version"), .string("$objects"), .string("$top"),  // 1-4
+                .string("NSKeyedArchiver"),                              // 5
+                .int(100_000),                                           // 6
+                .array([9, 10, 11, 12]),                                 // 7: $objects
+                .dictionary(keys: [13], values: [14]),                   // 8: $top = {root: UID 1}
+                .string("$null"),                                        // 9: $objects[0]
+                .dictionary(keys: [15, 16], values: [17, 18]),           // 10: UID 1, NS.objects = [UID 2]
+                .dictionary(keys: secondKeys, values: [26, 18]),         // 11: UID 2, NS.objects = []
+                .dictionary(keys: [19, 20], values: [21, 22]),           // 12: UID 3, NSArray's class
+                .string("root"),                                         // 13
+                .uid(1),                                                 // 14
+                .string("NS.objects"), .string("$class"),                // 15, 16
+                .array([23]),                                            // 17: [UID 2]
+                .uid(3),                                                 // 18
+                .string("$classname"), .string("$classes"),              // 19, 20
+                .string("NSArray"),                                      // 21
+                .array([21, 25]),                                        // 22: ["NSArray", "NSObject"]
+                .uid(2),                                                 // 23
+                .string("$class"),                                       // 24: a second "$class"
+                .string("NSObject"),                                     // 25
+                .array([]),                                              // 26
+                .string("NS.objects"),                                   // 27: a second "NS.objects"
+            ])
+        }
+        // Each dictionary with key objects of its own.
+        let own = archive(secondKeys: [27, 24])
+        #expect(BinaryPropertyListReader().readFlatKeyedArchive(own, keepingValues: false) != nil)
+        #expect(KeyedArchiveObjectTable(data: own) != nil)
+        #expect(FlatDecoding.difference(own) == nil)
+        // One dictionary with two `NS.objects` keys, of two objects: CF keeps the first, as the
+        // tree reads it; the flat scan leaves it there.
+        let twice = archive(secondKeys: [27, 15])
+        #expect(BinaryPropertyListReader().readFlatKeyedArchive(twice, keepingValues: false) == nil)
+        #expect(FlatDecoding.difference(twice) == nil)
+    }
+
     /// The plistlib layout shares every `NS.keys`: the records' keys array is one object.
     @Test func theSharedLayoutStoresEachKeysArrayOnce() throws {
         let apple = try FlatDecoding.records(60)

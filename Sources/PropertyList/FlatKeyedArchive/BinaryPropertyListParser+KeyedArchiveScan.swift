@@ -229,7 +229,7 @@ extension BinaryPropertyListParser {
         var keyStamps: [Int32] = []
         /// The dictionary being scanned, counted from 1.
         var stamp: Int32 = 0
-        /// The slot of each key string read, to find two key objects with one string.
+        /// The slot of each key string read, for another key object with the same string.
         var slotByString: [String: Int32] = [:]
         /// Collection values read into `FlatObjectTable.others`, by object index: where, and
         /// what reading them added to the expanded size, counted again at each later use.
@@ -271,9 +271,11 @@ extension BinaryPropertyListParser {
         // The dictionary, its keys and its UID values.
         var weight = Weight(values: 1, bytes: 0)
         // Keys: each distinct key object is read once; every use adds its weight, as the
-        // reader's memoized reads do. A key used twice in one dictionary, or two key objects
-        // holding one string, or a key that is no string, are left to the reader, which keeps
-        // the entry CF keeps.
+        // reader's memoized reads do. Key objects holding the same bytes share a slot (Linux's
+        // NSKeyedArchiver writes each dictionary's keys as objects of their own). A key used
+        // twice in one dictionary, two key objects of canonically equal strings of other bytes
+        // or other weights, or a key that is no string, are left to the reader, which keeps the
+        // entry CF keeps.
         guard scan.stamp < Int32.max else { throw Self.notFlat }
         scan.stamp += 1
         var at = body
@@ -285,11 +287,21 @@ extension BinaryPropertyListParser {
                 let before = expanded
                 let key = try object(keyIndex, depth: depth + 1)
                 guard case .string(let name) = key, table.keys.count < Int(Int32.max) else { throw Self.notFlat }
+                let keyWeight = Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
+                if let known = scan.slotByString[name] {
+                    // Its weight was counted by the read; later uses add the slot's, the same.
+                    guard case .string(let first) = table.keys[Int(known)], literallyEqual(first, name),
+                          scan.keyWeights[Int(known)].values == keyWeight.values, scan.keyWeights[Int(known)].bytes == keyWeight.bytes,
+                          scan.keyStamps[Int(known)] != scan.stamp else { throw Self.notFlat }
+                    scan.keyStamps[Int(known)] = scan.stamp
+                    scan.keySlots[keyIndex] = known
+                    continue
+                }
                 let newSlot = Int32(table.keys.count)
-                guard scan.slotByString.updateValue(newSlot, forKey: name) == nil else { throw Self.notFlat }
+                scan.slotByString[name] = newSlot
                 scan.keySlots[keyIndex] = newSlot
                 table.keys.append(key)
-                scan.keyWeights.append(Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes))
+                scan.keyWeights.append(keyWeight)
                 scan.keyStamps.append(scan.stamp)
             } else {
                 guard scan.keyStamps[Int(slot)] != scan.stamp else { throw Self.notFlat }
@@ -372,8 +384,9 @@ extension BinaryPropertyListParser {
     }
 
     /// An array value (at byte `start`) holding only UIDs, appended to `table.uids`: where they
-    /// are. Nil for any other array, which the caller reads as the reader reads it. An array
-    /// scanned before (shared between dictionaries) is reused where it is, and counted again.
+    /// are. An empty array is an empty range (an empty NSArray's or NSDictionary's lists). Nil
+    /// for any other array, which the caller reads as the reader reads it. An array scanned
+    /// before (shared between dictionaries) is reused where it is, and counted again.
     mutating func scanArray(_ index: Int, at start: Int, depth: Int, into table: inout FlatObjectTable,
                             scan: inout FlatScan) throws(PropertyListError) -> Range<Int>? {
         let (count, body) = try count(Int(bytes[start] & 0x0F), at: start, index: index)
@@ -386,7 +399,7 @@ extension BinaryPropertyListParser {
         }
         let refSize = trailer.objectRefSize
         let end = trailer.offsetTableOffset
-        guard count > 0, count <= (end - body) / refSize, table.uids.count <= Int(Int32.max) - count else { return nil }
+        guard count <= (end - body) / refSize, table.uids.count <= Int(Int32.max) - count else { return nil }
         // Only UIDs, each within the object area (`readScalar`'s checks)? Read them as we check.
         let first = table.uids.count
         var at = body

@@ -4,8 +4,9 @@ package struct FlatEntry: Sendable {
     package enum Kind: UInt8, Sendable {
         /// A UID, in `payload`.
         case uid
-        /// A non-empty array holding only UIDs, as `NS.objects` and `NS.keys` do: `payload`
-        /// packs its start in `FlatObjectTable.uids` (high 32 bits) and its count (low 32 bits).
+        /// An array holding only UIDs, as `NS.objects` and `NS.keys` do, or an empty array:
+        /// `payload` packs its start in `FlatObjectTable.uids` (high 32 bits) and its count
+        /// (low 32 bits).
         case uids
         /// A scalar (a number, string, data, date, bool or null): `payload` is its object index
         /// in the file, read from there when asked for (`FlatObjectTable.value(of:)`).
