@@ -99,7 +99,7 @@ enum TypedStreamDirectPayloadCorpus {
 }
 
 /// `ArchiveUnarchiver.json`, which reads a typedstream of Foundation's value classes straight
-/// from its bytes (`KeyedArchive.typedStreamForJSON`), gives the bytes the mapper gives for the
+/// from its bytes (`KeyedArchive.typedStreamValueTable`), gives the bytes the mapper gives for the
 /// archive `KeyedArchive(data:)` decodes, with and without the allow-list check, and refuses
 /// what that path refuses.
 struct TypedStreamDirectUnarchiveTests {
@@ -126,7 +126,7 @@ struct TypedStreamDirectUnarchiveTests {
 
     static func expectSameJSON(_ data: Data, _ unarchiver: ArchiveUnarchiver, _ label: String, expectsTable: Bool = true,
                                sourceLocation: SourceLocation = #_sourceLocation) throws {
-        #expect(KeyedArchive.typedStreamForJSON(data, options: unarchiver.readOptions) != nil, "\(label): the direct reader gave up",
+        #expect(KeyedArchive.typedStreamValueTable(data, options: unarchiver.readOptions)?.archive(options: unarchiver.readOptions) != nil, "\(label): the direct reader gave up",
                 sourceLocation: sourceLocation)
         for options in [JSONWriteOptions(), JSONWriteOptions(outputFormatting: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])] {
             let unarchived = Result { try unarchiver.json(of: data, options: options) }

@@ -5,7 +5,7 @@ import PropertyList
 import TypedStream
 import TypedStreamFixtures
 
-/// A typedstream read straight from its bytes for its JSON (`KeyedArchive.typedStreamForJSON`,
+/// A typedstream read straight from its bytes for its JSON (`KeyedArchive.typedStreamValueTable`, its `archive(options:)`,
 /// `TypedStreamDirectReader`) gives the objects and the compact inspect JSON that
 /// `KeyedArchive(data:)` gives, byte for byte; and it gives up (nil) on every input that this
 /// reads otherwise or refuses, so that the ordinary path reports it.
@@ -31,7 +31,7 @@ struct TypedStreamDirectReaderTests {
     @discardableResult
     static func expectSameOrGivesUp(_ data: Data, _ label: String, options: KeyedArchiveReadOptions = .default,
                                     sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
-        let direct = KeyedArchive.typedStreamForJSON(data, options: options)
+        let direct = KeyedArchive.typedStreamValueTable(data, options: options)?.archive(options: options)
         let ordinary: KeyedArchive
         do {
             ordinary = try KeyedArchive(data: data, options: options)
@@ -145,12 +145,12 @@ struct TypedStreamDirectReaderTests {
         ]
         for (label, root) in others {
             let data = Self.stream(root)
-            #expect(KeyedArchive.typedStreamForJSON(data) == nil, "\(label)")
+            #expect(KeyedArchive.typedStreamValueTable(data) == nil, "\(label)")
             try Self.expectSameOrGivesUp(data, label)
         }
         // Not a typedstream at all.
-        #expect(KeyedArchive.typedStreamForJSON(Data("bplist00".utf8)) == nil)
-        #expect(KeyedArchive.typedStreamForJSON(Data()) == nil)
+        #expect(KeyedArchive.typedStreamValueTable(Data("bplist00".utf8)) == nil)
+        #expect(KeyedArchive.typedStreamValueTable(Data()) == nil)
     }
 
     /// Every prefix, and every byte changed to a few values, of a small stream: the direct

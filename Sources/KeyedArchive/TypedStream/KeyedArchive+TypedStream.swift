@@ -45,15 +45,6 @@ extension KeyedArchive {
         }
     }
 
-    /// The archive of a typedstream of Foundation's value classes, read straight from its
-    /// bytes for writing JSON (`TypedStreamDirectReader`): the objects `init(data:options:)`
-    /// decodes, with the stream's header and classes but not its groups, and no keyed form.
-    /// Nil for any other input, and wherever that reader gives up: read it with
-    /// `init(data:options:)` then, which also reports any error.
-    package static func typedStreamForJSON(_ data: Data, options: KeyedArchiveReadOptions = .default) -> KeyedArchive? {
-        TypedStreamDirectReader.table(data, options: options)?.archive(options: options)
-    }
-
     /// The objects of a typedstream of Foundation's value classes, read straight from its bytes
     /// (`TypedStreamDirectReader`) for writing their JSON without decoding them. Nil for any
     /// other input, and wherever that reader gives up.
