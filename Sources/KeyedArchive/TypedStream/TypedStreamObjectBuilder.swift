@@ -40,7 +40,7 @@ struct TypedStreamObjectBuilder {
         case inline(PropertyListValue)
         case object(classUID: Int, fields: [ArchivedField])
         /// An object whose content was decoded as it was read, to what its content decoder
-        /// gives for `fields` (`TypedStreamDirectReader`'s colors).
+        /// gives for `fields` (the colors of `TypedStreamValueTable.archive(options:)`).
         case decoded(classUID: Int, fields: [ArchivedField], content: ArchivedContent)
     }
 
@@ -98,7 +98,7 @@ struct TypedStreamObjectBuilder {
     /// `KeyedArchiveDecoding.decodeReachable` of the keyed form whose stream objects are
     /// `built` (object *n* at UID *n* + 1), whose class descriptions are `classes` and whose
     /// `$objects` has `total` entries: the same walk from `top`, the same depth; nil where it
-    /// gives up. `TypedStreamDirectReader` ends with it too.
+    /// gives up. `TypedStreamValueTable.archive(options:)` ends with it too.
     static func reachableObjects(_ built: [Built], top: [ArchivedField], classes: ClassTable, total: Int,
                                  options: KeyedArchiveReadOptions) -> [ArchivedObject?]? {
         let count = built.count
