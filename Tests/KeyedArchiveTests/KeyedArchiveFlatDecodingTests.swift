@@ -130,9 +130,11 @@ enum FlatDecoding {
         return Data(out)
     }
 
-    /// An archive whose two arrays share one `NS.objects` array object (of a UID and a real):
-    /// the flat scan reads it once and counts it twice, as the tree's memoized read does.
-    static let sharedArray = assemble([
+    /// Objects 0 to 9 of a hand-built archive: the top-level dictionary, its four keys, the
+    /// archiver's name and version, `$objects` (objects 9 to 12: `$null` and UIDs 1 to 3), `$top`
+    /// (key 13, value 14: `root` is UID 1, both for the caller to add) and `$null`. The archive's
+    /// own objects follow from 10.
+    static let archiveHead: [Object] = [
         .dictionary(keys: [1, 2, 3, 4], values: [5, 6, 7, 8]),   // 0: the top level
         .string("$archiver"), .string("$version"), .string("$objects"), .string("$top"),  // 1-4
         .string("NSKeyedArchiver"),                              // 5
@@ -140,6 +142,11 @@ enum FlatDecoding {
         .array([9, 10, 11, 12]),                                 // 7: $objects
         .dictionary(keys: [13], values: [14]),                   // 8: $top = {root: UID 1}
         .string("$null"),                                        // 9: $objects[0]
+    ]
+
+    /// An archive whose two arrays share one `NS.objects` array object (of a UID and a real):
+    /// the flat scan reads it once and counts it twice, as the tree's memoized read does.
+    static let sharedArray = assemble(FlatDecoding.archiveHead + [
         .dictionary(keys: [15, 16], values: [17, 18]),           // 10: UID 1, NS.objects = 17
         .dictionary(keys: [15, 16], values: [17, 18]),           // 11: UID 2, the same NS.objects
         .dictionary(keys: [19, 20], values: [21, 22]),           // 12: UID 3, NSArray's class

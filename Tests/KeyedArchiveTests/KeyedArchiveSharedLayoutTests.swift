@@ -52,14 +52,7 @@ import PropertyList
 
     @Test func twoKeyObjectsOfOneStringReadFlatUnlessOneDictionaryHoldsBoth() throws {
         func archive(secondKeys: [UInt8]) -> Data {
-            FlatDecoding.assemble([
-                .dictionary(keys: [1, 2, 3, 4], values: [5, 6, 7, 8]),   // 0: the top level
-                .string("$archiver"), .string("$version"), .string("$objects"), .string("$top"),  // 1-4
-                .string("NSKeyedArchiver"),                              // 5
-                .int(100_000),                                           // 6
-                .array([9, 10, 11, 12]),                                 // 7: $objects
-                .dictionary(keys: [13], values: [14]),                   // 8: $top = {root: UID 1}
-                .string("$null"),                                        // 9: $objects[0]
+            FlatDecoding.assemble(FlatDecoding.archiveHead + [
                 .dictionary(keys: [15, 16], values: [17, 18]),           // 10: UID 1, NS.objects = [UID 2]
                 .dictionary(keys: secondKeys, values: [26, 18]),         // 11: UID 2, NS.objects = []
                 .dictionary(keys: [19, 20], values: [21, 22]),           // 12: UID 3, NSArray's class
@@ -205,14 +198,7 @@ import PropertyList
     @Test func exponentialSharingOfCollectionsIsRefused() throws {
         // Objects 26 to 66: array 26 holds a UID and a real, each next one the previous twice.
         let chain: [FlatDecoding.Object] = [.array([23, 24])] + (0..<40).map { k in .array([UInt8(26 + k), UInt8(26 + k)]) }
-        let data = FlatDecoding.assemble([
-            .dictionary(keys: [1, 2, 3, 4], values: [5, 6, 7, 8]),   // 0: the top level
-            .string("$archiver"), .string("$version"), .string("$objects"), .string("$top"),  // 1-4
-            .string("NSKeyedArchiver"),                              // 5
-            .int(100_000),                                           // 6
-            .array([9, 10, 11, 12]),                                 // 7: $objects
-            .dictionary(keys: [13], values: [14]),                   // 8: $top = {root: UID 1}
-            .string("$null"),                                        // 9: $objects[0]
+        let data = FlatDecoding.assemble(FlatDecoding.archiveHead + [
             .dictionary(keys: [15, 16], values: [66, 18]),           // 10: UID 1, NS.objects = the last array
             .dictionary(keys: [15, 16], values: [66, 18]),           // 11: UID 2, the same
             .dictionary(keys: [19, 20], values: [21, 22]),           // 12: UID 3, NSArray's class
@@ -239,14 +225,7 @@ import PropertyList
     /// A collection shared by two dictionaries of `$objects` that holds the first of them: a
     /// cycle, refused as the tree refuses it.
     @Test func aSharedCollectionThatCyclesIsRefused() throws {
-        let data = FlatDecoding.assemble([
-            .dictionary(keys: [1, 2, 3, 4], values: [5, 6, 7, 8]),   // 0: the top level
-            .string("$archiver"), .string("$version"), .string("$objects"), .string("$top"),  // 1-4
-            .string("NSKeyedArchiver"),                              // 5
-            .int(100_000),                                           // 6
-            .array([9, 10, 11, 12]),                                 // 7: $objects
-            .dictionary(keys: [13], values: [14]),                   // 8: $top = {root: UID 1}
-            .string("$null"),                                        // 9: $objects[0]
+        let data = FlatDecoding.assemble(FlatDecoding.archiveHead + [
             .dictionary(keys: [15, 16], values: [17, 18]),           // 10: UID 1, NS.objects = 17
             .dictionary(keys: [15, 16], values: [17, 18]),           // 11: UID 2, the same NS.objects
             .dictionary(keys: [19, 20], values: [21, 22]),           // 12: UID 3, NSArray's class
