@@ -92,7 +92,7 @@ extension PayloadMapper {
             case .pending:
                 throw Stop()
             case .string(let range), .mutableString(_, let range):
-                writeText(range, bytes: bytes, into: &e)
+                TypedStreamValueTable.writeString(range, bytes: bytes, into: &e)
             case .number(let n):
                 do { try e.write(n, level: level) } catch { throw Stop() }
             case .date(_, let seconds):
@@ -153,14 +153,6 @@ extension PayloadMapper {
         mutating func enter(_ index: Int) throws(Stop) {
             guard !ancestors[index] else { throw Stop() }
             ancestors[index] = true
-        }
-
-        /// A string object's text as the decoded string is written: UTF-8 as it is, anything
-        /// else through `String(decoding:as:)`, which repairs it.
-        func writeText(_ range: Range<Int>, bytes: UnsafeRawBufferPointer, into e: inout JSONEmitter) {
-            let text = UnsafeRawBufferPointer(rebasing: bytes[range]).assumingMemoryBound(to: UInt8.self)
-            if text.allSatisfy({ $0 < 0x80 }) { return e.writeString(utf8: text) }
-            e.writeString(String(decoding: text, as: UTF8.self))
         }
 
         /// Hands the output on once it passes the chunk size.
@@ -230,7 +222,7 @@ extension PayloadMapper {
             texts.reserveCapacity(names.count)
             for range in names {
                 let start = scratch.out.length
-                writeText(range, bytes: bytes, into: &scratch)
+                TypedStreamValueTable.writeString(range, bytes: bytes, into: &scratch)
                 scratch.writeColon()
                 texts.append(start..<scratch.out.length)
             }

@@ -94,13 +94,13 @@ extension KeyedArchiveJSONExporter {
                 parts.writeCompactClassPart(archivedClass: nil, inlineName: "NSString", level: inner, into: &e)
                 DocumentWriter.writeKind("string", level: inner, into: &e)
                 e.writeKey("value", first: false, level: inner)
-                Self.writeText(range, bytes: bytes, into: &e)
+                TypedStreamValueTable.writeString(range, bytes: bytes, into: &e)
             case .mutableString(_, let range):
                 DocumentWriter.writeKind("string", level: inner, into: &e)
                 e.writeKey("value", first: false, level: inner)
-                Self.writeText(range, bytes: bytes, into: &e)
+                TypedStreamValueTable.writeString(range, bytes: bytes, into: &e)
                 openFields(with: .string, level: inner, into: &e)
-                Self.writeText(range, bytes: bytes, into: &e)
+                TypedStreamValueTable.writeString(range, bytes: bytes, into: &e)
                 Self.closeFields(level: inner, into: &e)
             case .number(let n):
                 parts.writeCompactClassPart(archivedClass: nil, inlineName: "NSNumber", level: inner, into: &e)
@@ -264,14 +264,6 @@ extension KeyedArchiveJSONExporter {
             e.writeKey("value", first: false, level: level)
             Self.writeTaggedData(slice, level: level, into: &e)
             try DocumentWriter.writeNested(payload, expanded: expanded, level: level, into: &e)
-        }
-
-        /// A string object's text as the decoded string is written: UTF-8 as it is, anything
-        /// else through `String(decoding:as:)`, which repairs it.
-        static func writeText(_ range: Range<Int>, bytes: UnsafeRawBufferPointer, into e: inout JSONEmitter) {
-            let text = UnsafeRawBufferPointer(rebasing: bytes[range]).assumingMemoryBound(to: UInt8.self)
-            if text.allSatisfy({ $0 < 0x80 }) { return e.writeString(utf8: text) }
-            e.writeString(String(decoding: text, as: UTF8.self))
         }
 
         /// `DocumentWriter.writeValues` of a list of references: `{"$ref": uid}` each, nil as null.

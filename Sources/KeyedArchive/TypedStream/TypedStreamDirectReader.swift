@@ -462,7 +462,7 @@ struct TypedStreamDirectReader {
             return try stored(.dictionary(classIndex: classIndex, keys: keysStart ..< valuesStart, values: valuesStart ..< elements.count))
         case .color:
             let kind = try readCharGroup()
-            guard kind >= 1, kind <= 5, case .floats(let n) = try readEncoding(), n == (kind <= 2 ? 4 : kind <= 4 ? 2 : 5) else { throw GiveUp() }
+            guard kind >= 1, kind <= 5, case .floats(let n) = try readEncoding(), n == TypedStreamValueTable.colorComponentCount(kind: kind) else { throw GiveUp() }
             let start = components.count
             for _ in 0 ..< n {
                 try countValue()

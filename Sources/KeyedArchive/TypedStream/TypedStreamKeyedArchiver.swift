@@ -466,11 +466,11 @@ struct TypedStreamKeyedArchiver {
         let space: (String, PropertyListValue) = ("NSColorSpace", .integer(PropertyListInteger(kind)))
         switch kind {
         case 1, 2, 3, 4, 5:
-            let count = kind <= 2 ? 4 : kind <= 4 ? 2 : 5
+            let count = TypedStreamValueTable.colorComponentCount(kind: Int64(kind))
             guard let group = groups.next(ofEncoding: String(repeating: "f", count: count)) else { return nil }
             let components = group.values.compactMap(\.doubleValue)
             guard components.count == count else { return nil }
-            let key = kind <= 2 ? "NSRGB" : kind <= 4 ? "NSWhite" : "NSCMYK"
+            let key = TypedStreamValueTable.colorKey(kind: Int64(kind))
             return .fields([space, (key, .data(Self.componentText(components)))])
         case 6:
             guard let group = groups.next(ofEncoding: "@@@") else { return nil }

@@ -20,11 +20,6 @@ enum TypedStreamStoredEntry {
 
     typealias Entry = TypedStreamValueTable.Entry
 
-    /// How many components an NSColor of `kind` (1 to 5) writes.
-    static func componentCount(kind: Int64) -> Int {
-        kind <= 2 ? 4 : kind <= 4 ? 2 : 5
-    }
-
     /// `entry` kept, or nil when a position or index does not fit (an input of 4 GB or more,
     /// a class or list beyond 2^31) or a dictionary's values do not follow its keys. A number
     /// is kept as the reader reads it (`.number(TypedStreamNumber)`), never from an entry.
@@ -54,7 +49,7 @@ enum TypedStreamStoredEntry {
             kept = Int32(exactly: classIndex).map { .date(classIndex: $0, seconds) }
         case .color(let classIndex, let kind, let components):
             guard let index = Int32(exactly: classIndex), let kindByte = Int8(exactly: kind), let start = UInt32(exactly: components.lowerBound),
-                  components.count == Self.componentCount(kind: kind) else { return nil }
+                  components.count == TypedStreamValueTable.colorComponentCount(kind: kind) else { return nil }
             kept = .color(classIndex: index, kind: kindByte, start: start)
         }
         guard let kept else { return nil }
@@ -76,7 +71,7 @@ enum TypedStreamStoredEntry {
         case .dictionary(let index, let start, let count):
             return .dictionary(classIndex: Int(index), keys: range(start, count), values: range(start + count, count))
         case .color(let index, let kind, let start):
-            let count = Self.componentCount(kind: Int64(kind))
+            let count = TypedStreamValueTable.colorComponentCount(kind: Int64(kind))
             return .color(classIndex: Int(index), kind: Int64(kind), components: Int(start) ..< Int(start) + count)
         }
     }

@@ -1,5 +1,5 @@
 import Foundation
-import PropertyList
+@_spi(Writers) import PropertyList
 import TypedStream
 
 /// The objects of a typedstream of Foundation's value classes as `TypedStreamDirectReader`
@@ -171,6 +171,19 @@ package struct TypedStreamValueTable {
                                  alpha: values.count > 4 ? values[4] : 1, space: .cmyk)
         }
         return nil
+    }
+
+    /// How many components an NSColor of `kind` (1 to 5) writes: RGB four, white two, CMYK five.
+    static func colorComponentCount(kind: Int64) -> Int {
+        kind <= 2 ? 4 : kind <= 4 ? 2 : 5
+    }
+
+    /// A string object's text as its decoded string is written: UTF-8 as it is, anything else
+    /// through `String(decoding:as:)`, which repairs it. Both JSON writers of the table use it.
+    package static func writeString(_ range: Range<Int>, bytes: UnsafeRawBufferPointer, into e: inout JSONEmitter) {
+        let text = UnsafeRawBufferPointer(rebasing: bytes[range]).assumingMemoryBound(to: UInt8.self)
+        if text.allSatisfy({ $0 < 0x80 }) { return e.writeString(utf8: text) }
+        e.writeString(String(decoding: text, as: UTF8.self))
     }
 
     /// The key of a color's components in its keyed form.
