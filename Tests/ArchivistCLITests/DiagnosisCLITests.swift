@@ -219,6 +219,17 @@ import Testing
         #expect(nothing.err.hasPrefix("archivist: unknown verb 'xyzzy' (verbs: print, lint"), "\(nothing.err)")
     }
 
+    /// The first word is checked against the verbs only as far as it (`VerbSuggestion.isVerb`):
+    /// `help`, the first verb and the last one all pass through to their commands.
+    @Test func everyVerbAndHelpPassTheFirstWordCheck() throws {
+        for arguments in [["help"], ["print", "--help"], ["sweep", "--help"]] {
+            let r = try ArchivistProcess.run(arguments)
+            #expect(r.status == 0, "\(arguments): \(r.err)")
+            #expect(!r.err.contains("unknown verb"), "\(arguments): \(r.err)")
+            #expect(r.out.contains("USAGE"), "\(arguments): \(r.out)")
+        }
+    }
+
     // MARK: Duplicate keys
 
     /// `{a: 1, b: 5, a: 2}` with the repeat on line 3, in each text format.
