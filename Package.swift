@@ -219,6 +219,10 @@ let package = Package(
             dependencies: ["PropertyList", "PropertyListXML"]
         ),
         .testTarget(
+            name: "SystemInterfaceTests",
+            dependencies: ["SystemInterface"]
+        ),
+        .testTarget(
             name: "TypedStreamTests",
             dependencies: ["TypedStream", "TypedStreamFixtures"]
         ),

@@ -29,6 +29,11 @@ package final class OutputSink {
     private var backgroundSync: BackgroundFileSync?
     /// Whether a thread to start it was looked for: once is enough.
     private var triedBackgroundSync = false
+    /// Writes the large pieces of streaming writers while they produce the next; started at the
+    /// first such piece. While a piece is in flight, `written`, `failure`, `readerWentAway` and
+    /// the file belong to its thread: everything else that touches them calls `settle()` first.
+    private var backgroundWriter: BackgroundOutputWriter?
+    private var triedBackgroundWriter = false
 
     /// Why an output could not be opened or finished.
     package enum Failure: Error, Sendable {
@@ -127,12 +132,20 @@ package final class OutputSink {
 
     /// Whether nothing more can be written: a write failed, or the reader of the pipe went away.
     /// Verbs that produce output for a long time stop when it turns true.
-    package var hasStopped: Bool { failure != nil || readerWentAway }
+    package var hasStopped: Bool {
+        settle()
+        return failure != nil || readerWentAway
+    }
 
     // MARK: Writing
 
     package func write(_ bytes: UnsafeRawBufferPointer) {
+        settle()
         guard failure == nil, !readerWentAway, bytes.count > 0 else { return }
+        if Self.backgroundPieces.contains(bytes.count), let writer = startBackgroundWriter() {
+            flush()
+            if writer.submit(bytes) { return }
+        }
         if buffer.count + bytes.count <= bufferSize {
             buffer.append(contentsOf: bytes)
             return
@@ -156,6 +169,7 @@ package final class OutputSink {
 
     /// Hands the buffered bytes to the system now (`lint` does after each file).
     package func flush() {
+        settle()
         guard !buffer.isEmpty else { return }
         let pending = buffer
         buffer.removeAll(keepingCapacity: true)
@@ -186,11 +200,41 @@ package final class OutputSink {
     /// A file's pages are handed to the disk every this many bytes.
     package static let writebackChunk = 8 << 20
 
+    /// The sizes of the pieces written on the background writer's thread: the streaming
+    /// writers' chunks (a megabyte). Smaller writes are buffered; a larger one is a whole
+    /// output written at once, with nothing to overlap and more to copy.
+    static let backgroundPieces = (256 << 10)...(4 << 20)
+
+    /// The background writer, started at the first piece it takes; nil when no thread could be
+    /// made.
+    private func startBackgroundWriter() -> BackgroundOutputWriter? {
+        if !triedBackgroundWriter {
+            triedBackgroundWriter = true
+            // Unowned and unchecked: the thread is joined by `commit()` or `abandon()`, which
+            // `deinit` calls, before the sink's memory is freed.
+            backgroundWriter = BackgroundOutputWriter.start { [unowned(unsafe) self] piece in writeAll(piece) }
+        }
+        return backgroundWriter
+    }
+
+    /// Waits until the background writer has written the piece it holds: after this the sink's
+    /// state is this thread's to read and change.
+    private func settle() {
+        backgroundWriter?.waitUntilWritten()
+    }
+
+    /// Writes what the background writer holds and stops its thread.
+    private func stopBackgroundWriter() {
+        backgroundWriter?.finish()
+        backgroundWriter = nil
+    }
+
     /// Writes `bytes` at `offset` of a file written beside its destination, over whatever is
     /// there: for a writer that lays a file out as it goes and fills in places later
     /// (`BinaryPropertyListConverter.transcodeBinary(_:to:)`). Like `write`, it never throws; the
     /// first failure is reported by `commit()`.
     package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+        settle()
         guard temporaryPath != nil else {
             failure = failure ?? ESPIPE
             return
@@ -210,6 +254,7 @@ package final class OutputSink {
     /// Drops everything written to a file beside its destination, for a writer that starts
     /// the file again.
     package func discardWritten() {
+        settle()
         guard temporaryPath != nil else {
             failure = failure ?? ESPIPE
             return
@@ -251,6 +296,7 @@ package final class OutputSink {
     ///   then as it was before.
     package func commit() throws(Failure) {
         flush()
+        stopBackgroundWriter()
         finished = true
         if let failure {
             if temporaryPath != nil { discardTemporary() } else if fd != STDOUT_FILENO { close(fd) }
@@ -284,6 +330,7 @@ package final class OutputSink {
 
     /// Gives up: a file destination is left untouched and the temporary file removed.
     package func abandon() {
+        stopBackgroundWriter()
         finished = true
         buffer.removeAll()
         if temporaryPath != nil {
