@@ -8,7 +8,7 @@ import PropertyList
 extension Archivist {
     /// `archivist archive FILE --class PATH=CLASS`: a keyed archive built from a payload.
     struct Archive: FileCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "archive",
             abstract: "Build a keyed archive from a JSON or plist payload, with the classes you name.",
             discussion: """
                 Dictionaries become NSDictionary, arrays NSArray, strings NSString, numbers \

@@ -8,7 +8,7 @@ import PropertyList
 extension Archivist {
     /// `archivist check FILE...`: would NSSecureUnarchiveFromDataTransformer accept these blobs?
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "check",
             abstract: "Check keyed archives against a secure-coding allow-list.",
             discussion: """
                 Applies NSSecureUnarchiveFromDataTransformer's rules to every object in each \

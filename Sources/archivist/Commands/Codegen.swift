@@ -11,7 +11,7 @@ extension Archivist {
     /// `archivist codegen STORE --attribute Entity.attribute` (or `codegen FILE…`): the Swift
     /// that decodes every value of an attribute once migrated, and reads the old archives.
     struct Codegen: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "codegen",
             abstract: "Write the Codable types that decode an attribute's values, and the transformer that reads its old archives.",
             discussion: """
                 Reads every value of the attribute (the store is opened read-only), maps each \

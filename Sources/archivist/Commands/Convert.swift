@@ -6,7 +6,7 @@ import PropertyList
 extension Archivist {
     /// `archivist convert FILE --to xml|binary|json`: rewrites a property list in another format.
     struct Convert: FileCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "convert",
             abstract: "Convert a property list to XML, binary, JSON, or a Swift or Objective-C literal.",
             discussion: """
                 The input format (binary, XML, OpenStep, JSON) is detected from the content. \

@@ -7,7 +7,7 @@ import PropertyList
 extension Archivist {
     /// `archivist diff A B`: what changed between two property lists or two keyed archives.
     struct Diff: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "diff",
             abstract: "Show the differences between two property lists or keyed archives.",
             discussion: """
                 Each difference is a line: + added, - removed, ~ changed (with the old and new \

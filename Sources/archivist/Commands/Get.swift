@@ -6,7 +6,7 @@ import PropertyList
 extension Archivist {
     /// `archivist get FILE KEYPATH`: one value out of a property list, like `plutil -extract`.
     struct Get: FileCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "get",
             abstract: "Print the value at a keypath (like plutil -extract).",
             discussion: """
                 KEYPATH is plutil's: keys separated by dots, a number indexes an array, \\. is a \

@@ -8,7 +8,7 @@ import PropertyList
 extension Archivist {
     /// `archivist inspect FILE`: the object graph of a keyed archive, as a tree, JSON or a graph.
     struct Inspect: FileCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "inspect",
             abstract: "Show the objects of an NSKeyedArchiver archive.",
             discussion: """
                 text (the default) prints an indented tree from the root: each object as #UID and \

@@ -6,7 +6,7 @@ import PropertyList
 extension Archivist {
     /// `archivist lint FILE...`: checks that each file is a valid property list.
     struct Lint: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "lint",
             abstract: "Check that files are valid property lists.",
             discussion: """
                 Prints "FILE: OK (format)" for each valid file and one error line on standard error \

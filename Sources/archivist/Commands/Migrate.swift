@@ -11,7 +11,7 @@ extension Archivist {
     /// `archivist migrate STORE --attribute Entity.attribute --to json|plist|xml`: rewrite one
     /// Transformable attribute's archives in place, safely.
     struct Migrate: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "migrate",
             abstract: "Convert one attribute's keyed archives in place to JSON or property-list payloads, or back (--to archive).",
             discussion: """
                 First checks that the store and its folder can be written and that the store can \

@@ -8,7 +8,7 @@ import PropertyList
 extension Archivist {
     /// `archivist model PATH [--audit]`: the app's Core Data model, and the insecure-transformer audit.
     struct Model: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "model",
             abstract: "Show an app's Core Data model, and audit its Transformable attributes.",
             discussion: """
                 PATH is a Core Data store (its Z_MODELCACHE), a compiled .mom or .momd, a source \\

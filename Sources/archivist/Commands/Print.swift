@@ -6,7 +6,7 @@ import PropertyList
 extension Archivist {
     /// `archivist print FILE`: a human-readable tree, like `plutil -p`.
     struct Print: FileCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "print",
             abstract: "Print a property list as a readable tree (like plutil -p).",
             discussion: """
                 An NSArchiver typedstream is printed as the keyed archive of its objects (what \

@@ -4,7 +4,7 @@ import PropertyList
 extension Archivist {
     /// `archivist remove FILE KEYPATH`: takes a value out, like `plutil -remove`.
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "remove",
             abstract: "Remove the value at a keypath (like plutil -remove).",
             discussion: """
                 A dictionary entry or an array element (the elements after it move down); exit 1 \

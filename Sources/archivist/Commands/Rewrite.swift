@@ -8,7 +8,7 @@ extension Archivist {
     /// `archivist rewrite FILE --rename-class OLD=NEW`: a keyed archive with classes renamed,
     /// everything else kept.
     struct Rewrite: FileCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "rewrite",
             abstract: "Rename classes in a keyed archive, convert it between binary and XML, or turn an NSArchiver typedstream into a keyed archive.",
             discussion: """
                 After a module or target rename, NSKeyedUnarchiver refuses blobs that name the old \

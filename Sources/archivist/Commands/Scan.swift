@@ -11,7 +11,7 @@ import SystemInterface
 extension Archivist {
     /// `archivist scan STORE`: what every Transformable (BLOB) column of a store holds.
     struct Scan: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "scan",
             abstract: "Report what each attribute of a Core Data store (or any SQLite file) holds.",
             discussion: """
                 Reads the store without changing it or anything beside it (no -wal or -shm is \

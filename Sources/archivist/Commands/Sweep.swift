@@ -8,7 +8,7 @@ extension Archivist {
     /// `archivist sweep PATH…`: every property list, keyed archive and SQLite database in a
     /// device extraction, found by content.
     struct Sweep: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "sweep",
             abstract: "Find every property list, keyed archive and database in folders, zips and tars.",
             discussion: """
                 PATH is a folder, a zip, or a tar (plain, gzip, bzip2 or xz), as extraction tools \

@@ -8,7 +8,7 @@ import PropertyList
 extension Archivist {
     /// `archivist unarchive FILE --to json|xml|binary`: an archive's root as a Codable payload.
     struct Unarchive: FileCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "unarchive",
             abstract: "Turn a keyed archive into a payload JSONDecoder or PropertyListDecoder reads.",
             discussion: """
                 Runs the allow-list check first and refuses (exit 1) on a violation unless \

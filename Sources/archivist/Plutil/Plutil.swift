@@ -6,7 +6,7 @@ extension Archivist {
     /// `archivist plutil ARGS…`: macOS's plutil command line (see `PlutilProgram`). The same
     /// runs when the binary is invoked as `plutil`, through a symbolic link.
     struct Plutil: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "plutil",
             abstract: "Run plutil's command line: archivist plutil -lint|-p|-convert|-insert|-replace|-remove|-extract|-type|-create ….",
             discussion: """
                 Takes macOS plutil's syntax, flags, messages and exit status (0 success, 1 any \
