@@ -82,13 +82,20 @@ extension KeyedArchiveJSONExporter {
             fieldKeysByIndex[index] = firstByte..<fieldKeyText.count
         }
 
+        /// The class part of `slot` when one was written before (counted, as
+        /// `writeCompactClassPart(archivedClass:slot:level:into:)` counts it); false otherwise, for
+        /// a caller that would have to look its class up first.
+        mutating func appendKnownCompactClassPart(slot: Int, into e: inout JSONEmitter) -> Bool {
+            guard slot < compactPartsBySlot.count, let known = compactPartsBySlot[slot] else { return false }
+            classCounts[known.slot] += 1
+            appendPart(known.range, into: &e)
+            return true
+        }
+
         /// `writeCompactClassPart` of an object whose class is at `slot` of a table of classes
         /// (`KeyedArchiveClassIndex.classes`).
         mutating func writeCompactClassPart(archivedClass: ArchivedClass, slot: Int, level: Int, into e: inout JSONEmitter) {
-            if slot < compactPartsBySlot.count, let known = compactPartsBySlot[slot] {
-                classCounts[known.slot] += 1
-                return appendPart(known.range, into: &e)
-            }
+            if appendKnownCompactClassPart(slot: slot, into: &e) { return }
             writeCompactClassPart(archivedClass: archivedClass, inlineName: archivedClass.name, level: level, into: &e)
             if let known = compactParts[archivedClass.uid] {
                 if slot >= compactPartsBySlot.count { compactPartsBySlot += Array(repeating: nil, count: slot + 1 - compactPartsBySlot.count) }

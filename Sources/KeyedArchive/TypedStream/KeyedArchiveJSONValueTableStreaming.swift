@@ -82,9 +82,9 @@ extension KeyedArchiveJSONExporter {
             e.writeKey("uid", first: true, level: inner)
             e.out.appendDecimal(number + 1)
             let entry = table.object(number)
-            if let classIndex = entry.classIndex {
-                let archivedClass = table.description(ofClass: classIndex).archivedClass
-                parts.writeCompactClassPart(archivedClass: archivedClass, inlineName: archivedClass.name, level: inner, into: &e)
+            // By stream class: the class is looked up only the first time.
+            if let classIndex = entry.classIndex, !parts.appendKnownCompactClassPart(slot: classIndex, into: &e) {
+                parts.writeCompactClassPart(archivedClass: table.description(ofClass: classIndex).archivedClass, slot: classIndex, level: inner, into: &e)
             }
             switch entry {
             case .pending:
