@@ -55,6 +55,8 @@ let package = Package(
         ),
         // The version make stamps into the executable (see its header); empty without make.
         .target(name: "CVersionStamp"),
+        // Base64 of whole blocks with AVX2 for the JSON writers; nothing on other CPUs.
+        .target(name: "CBase64"),
         // The one door to the operating system: every call that differs between Linux and
         // Darwin (read and write loops, durable writes, temporary files, memory maps, threads,
         // malloc tuning), in no product. See docs/architecture.md.
@@ -65,7 +67,7 @@ let package = Package(
         .target(name: "FormatSupport"),
         .target(
             name: "PropertyList",
-            dependencies: ["SystemInterface", "FormatSupport"]
+            dependencies: ["CBase64", "SystemInterface", "FormatSupport"]
         ),
         // Registers PropertyListXML's reader with PropertyList as the image that links it loads
         // (a C constructor), so that linking the module is all a program does to read XML.
@@ -216,7 +218,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", "PropertyListXML"]
+            dependencies: ["PropertyList", "PropertyListXML", "CBase64"]
         ),
         .testTarget(
             name: "SystemInterfaceTests",

@@ -148,6 +148,26 @@ import Testing
         #expect(try text(values, unescaped) == (try encoderText(blobs) { $0.outputFormatting = .withoutEscapingSlashes }))
     }
 
+    /// Long data goes through the vector encoder (CBase64) 24 bytes at a time where the CPU has
+    /// AVX2, and the rest through the table: every length around its block and read edges,
+    /// slashes at every place of a block (none, some, all), escaped or not, give JSONEncoder's text.
+    @Test func base64OfLongDataIsJSONEncodersAroundEveryBlockEdgeWithSlashesEscapedOrNot() throws {
+        var seed: UInt64 = 0xD1B5_4A32_D192_ED03
+        func next() -> UInt8 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        var blobs = (0..<150).map { length in Data((0..<(length + 20)).map { _ in next() }) }
+        blobs += [1_000, 4_099, 65_536 + 7].map { length in Data((0..<length).map { _ in next() }) }
+        // All slashes, slashes in every other group, and bytes whose characters are all
+        // letters (0x00…), over several blocks.
+        blobs += [Data(repeating: 0xFF, count: 100), Data((0..<240).map { $0 % 6 < 3 ? 0xFF : 0x00 }), Data(count: 96)]
+        let values = PropertyListValue.array(blobs.map { .data($0) })
+        #expect(try text(values) == (try encoderText(blobs)))
+        let unescaped = JSONWriteOptions(outputFormatting: .withoutEscapingSlashes)
+        #expect(try text(values, unescaped) == (try encoderText(blobs) { $0.outputFormatting = .withoutEscapingSlashes }))
+    }
+
     @Test func jsonDecoderReadsOtherDateStrategiesBack() throws {
         struct Stamp: Codable, Equatable { var at: Date }
         let date = Date(timeIntervalSince1970: 1_700_000_000)
