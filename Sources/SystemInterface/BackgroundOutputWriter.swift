@@ -20,40 +20,41 @@ final class BackgroundOutputWriter: @unchecked Sendable {
     // Guarded by `condition`.
     private var inFlight = false
     private var stopping = false
-    /// The piece in flight, in `storage`; the storage is reused and grows to the largest piece.
-    private var storage: UnsafeMutableRawPointer?
-    private var storageSize = 0
+    /// The piece in flight. Mapped once at the size of the largest piece taken: pages cost
+    /// memory only once written, so it holds as much as the largest piece written, and never
+    /// moves (a `realloc` to each larger piece left the old block behind in the heap).
+    private let storage: UnsafeMutableRawPointer
+    let storageSize: Int
     private var pieceLength = 0
     private var thread: SystemThread?
 
-    private init(write: @escaping (UnsafeRawBufferPointer) -> Void) {
+    private init(storage: UnsafeMutableRawPointer, size: Int, write: @escaping (UnsafeRawBufferPointer) -> Void) {
+        self.storage = storage
+        storageSize = size
         self.write = write
     }
 
-    deinit { free(storage) }
+    deinit { MemoryMap.unmap(storage, storageSize) }
 
-    /// Starts the writing thread, which calls `write` with each piece; nil when no thread could be
-    /// created (the caller then writes its pieces itself).
-    static func start(write: @escaping (UnsafeRawBufferPointer) -> Void) -> BackgroundOutputWriter? {
-        let writer = BackgroundOutputWriter(write: write)
+    /// Starts the writing thread, which calls `write` with each piece of at most `largestPiece`
+    /// bytes; nil when no memory or no thread could be had (the caller then writes its pieces
+    /// itself).
+    static func start(largestPiece: Int, write: @escaping (UnsafeRawBufferPointer) -> Void) -> BackgroundOutputWriter? {
+        guard largestPiece > 0, let storage = MemoryMap.mapZeroed(largestPiece) else { return nil }
+        let writer = BackgroundOutputWriter(storage: storage, size: largestPiece, write: write)
         guard let thread = SystemThread.start(stackSize: nil, { writer.run() }) else { return nil }
         writer.thread = thread
         return writer
     }
 
     /// Waits for the piece before to be written, copies `bytes` and returns; the thread writes
-    /// them. False when no memory could be had for the copy: the caller then writes them itself.
+    /// them. False for a piece larger than the writer takes: the caller then writes it itself.
     func submit(_ bytes: UnsafeRawBufferPointer) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while inFlight { condition.wait() }
         guard let source = bytes.baseAddress else { return true }
-        if storageSize < bytes.count {
-            guard let grown = realloc(storage, bytes.count) else { return false }
-            storage = grown
-            storageSize = bytes.count
-        }
-        guard let storage else { return false }
+        guard bytes.count <= storageSize else { return false }
         storage.copyMemory(from: source, byteCount: bytes.count)
         pieceLength = bytes.count
         inFlight = true
@@ -82,7 +83,7 @@ final class BackgroundOutputWriter: @unchecked Sendable {
         condition.lock()
         while true {
             while !inFlight && !stopping { condition.wait() }
-            if inFlight, let storage {
+            if inFlight {
                 let piece = UnsafeRawBufferPointer(start: storage, count: pieceLength)
                 condition.unlock()
                 write(piece)

@@ -212,7 +212,9 @@ package final class OutputSink {
             triedBackgroundWriter = true
             // Unowned and unchecked: the thread is joined by `commit()` or `abandon()`, which
             // `deinit` calls, before the sink's memory is freed.
-            backgroundWriter = BackgroundOutputWriter.start { [unowned(unsafe) self] piece in writeAll(piece) }
+            backgroundWriter = BackgroundOutputWriter.start(largestPiece: Self.backgroundPieces.upperBound) { [unowned(unsafe) self] piece in
+                writeAll(piece)
+            }
         }
         return backgroundWriter
     }
