@@ -16,6 +16,6 @@ package enum LibArchive {
         var reason = [CChar](repeating: 0, count: 512)
         guard !archivist_libarchive_load(soname, &reason, reason.count) else { return nil }
         let text = String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return "zips and tars are read with libarchive, which cannot be loaded (\(text)); install it: apt install \(debianPackage)"
+        return "libarchive, which reads zips and tars, cannot be loaded (\(text)); install it: apt install \(debianPackage)"
     }
 }

@@ -15,7 +15,7 @@ import Testing
 
     @Test func aLibarchiveThatIsNotInstalledIsSaidNamingThePackageToInstall() throws {
         let message = try #require(LibArchive.loadFailure(soname: "libarchive.so.0-not-installed"))
-        #expect(message.hasPrefix("zips and tars are read with libarchive, which cannot be loaded (libarchive.so.0-not-installed: "), "\(message)")
+        #expect(message.hasPrefix("libarchive, which reads zips and tars, cannot be loaded (libarchive.so.0-not-installed: "), "\(message)")
         #expect(message.hasSuffix("); install it: apt install libarchive13"), "\(message)")
     }
 
