@@ -43,16 +43,15 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .systemLibrary(
-            name: "CLibArchive",
-            pkgConfig: "libarchive",
-            providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
-        ),
-        .systemLibrary(
-            name: "CLibPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
-        ),
+        // dlopen on first use, for the C libraries only some commands call: the loader the two
+        // below share (docs/architecture.md, "Libraries loaded on first use").
+        .target(name: "CDynamicLibrary"),
+        // libarchive (Debian's libarchive-dev for the headers; libarchive13 at run time) and
+        // libpq (libpq-dev; libpq5): their headers, and forwarders to the library opened the
+        // first time a command needs it. Nothing links them, so no other command pays for
+        // mapping them and the dozens of libraries they pull in.
+        .target(name: "CLibArchive", dependencies: ["CDynamicLibrary"]),
+        .target(name: "CLibPQ", dependencies: ["CDynamicLibrary"]),
         // The version make stamps into the executable (see its header); empty without make.
         .target(name: "CVersionStamp"),
         // Base64 of whole blocks with AVX2 for the JSON writers; nothing on other CPUs.
@@ -283,7 +282,10 @@ let package = Package(
                 "KeyedArchive",
                 "PropertyList",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            // ContainerBuilder writes its zips and tars with libarchive's writer, which CLibArchive
+            // declares (archive.h) but does not forward: the tests link the library itself.
+            linkerSettings: [.linkedLibrary("archive")]
         ),
         .testTarget(
             name: "KeyedBlobsTests",

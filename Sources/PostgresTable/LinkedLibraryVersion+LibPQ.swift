@@ -2,12 +2,13 @@ import PropertyList
 internal import CLibPQ
 
 extension LinkedLibraryVersion {
-    /// libpq, PostgreSQL's client library, which scan and migrate use for tables.
+    /// libpq, PostgreSQL's client library, which scan and migrate use for tables; reading its
+    /// version loads it (`LibPQ`), and a libpq that is not installed has none.
     public static var libpq: LinkedLibraryVersion {
         LinkedLibraryVersion(
             name: "libpq",
             compiledVersion: postgresVersion(Int(PG_VERSION_NUM)),
-            loadedVersion: postgresVersion(Int(PQlibVersion()))
+            loadedVersion: LibPQ.isLoadable ? postgresVersion(Int(PQlibVersion())) : nil
         )
     }
 

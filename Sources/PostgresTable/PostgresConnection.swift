@@ -34,10 +34,12 @@ package final class PostgresConnection: @unchecked Sendable {
 
     /// Connects.
     ///
-    /// - Throws: `PostgresError` `.invalidURL`, `.cannotConnect` or `.authenticationFailed`.
+    /// - Throws: `PostgresError` `.invalidURL`, `.cannotConnect` or `.authenticationFailed`;
+    ///   `.libraryMissing` when libpq is not installed.
     package init(url: PostgresURL, options: Options = Options(),
                  environment: [String: String] = ProcessInfo.processInfo.environment) throws(PostgresError) {
         self.url = url
+        try LibPQ.load()
         var errorMessage: UnsafeMutablePointer<CChar>?
         if let parsed = PQconninfoParse(url.text, &errorMessage) {
             PQconninfoFree(parsed)

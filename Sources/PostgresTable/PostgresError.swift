@@ -12,7 +12,7 @@ public struct PostgresError: LookupError, RequestError, Sendable, Hashable {
 
     public static let codeNames: Set<String> = [
         "invalidURL", "cannotConnect", "authenticationFailed", "permissionDenied", "notFound",
-        "wrongType", "invalidRequest", "query", "connectionLost"
+        "wrongType", "invalidRequest", "query", "connectionLost", "libraryMissing"
     ]
 
     public var code: Code
@@ -67,4 +67,8 @@ extension ErrorCode where Domain == PostgresError {
 
     /// The connection was lost mid-run.
     public static var connectionLost: Self { Self() }
+
+    /// libpq, which Archivist opens the first time it reaches a PostgreSQL table, is not
+    /// installed (or lacks a function): the message names the package to install.
+    public static var libraryMissing: Self { Self() }
 }

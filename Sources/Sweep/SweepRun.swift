@@ -154,6 +154,15 @@ final class SweepRun: @unchecked Sendable {
         if let shouldStop, shouldStop() { stopped = true }
     }
 
+    /// Emits the record of a zip or tar left unopened because libarchive cannot be loaded, and
+    /// counts it: the sweep is then incomplete (`SweepSummary.containersNotOpened`).
+    func emitUnopened(_ item: SweepItem) {
+        lock.lock()
+        if !stopped { summary.containersNotOpened += 1 }
+        lock.unlock()
+        emit(item)
+    }
+
     func skip() {
         lock.lock()
         summary.skipped += 1
@@ -248,6 +257,11 @@ final class SweepRun: @unchecked Sendable {
             sweepDatabase(file: path, display: display, size: size, isWorker: isWorker)
         case .container, .compressed:
             close(fd)
+            if let missing = LibArchive.loadFailure() {
+                examined(size: size, physical: Int64(size))
+                emitUnopened(.unreadable(display, size: size, "not opened: " + missing))
+                return
+            }
             let reader: ContainerReader
             do {
                 reader = try ContainerReader(path: path)

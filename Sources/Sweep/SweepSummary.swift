@@ -17,6 +17,10 @@ public struct SweepSummary: Sendable, Hashable {
     public var examinedBytes: Int64 = 0
     /// Zips and tars opened, nested ones included.
     public var containers = 0
+    /// Zips, tars and compressed files left unopened because libarchive, which reads them, is
+    /// not installed: each has an `unreadable` record, and the sweep is incomplete (the CLI
+    /// exits 1).
+    public var containersNotOpened = 0
     /// Symbolic links, devices, FIFOs and sockets passed over in folders.
     public var skipped = 0
     /// Wall-clock time of the sweep.

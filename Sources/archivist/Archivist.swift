@@ -12,7 +12,7 @@ struct Archivist: ParsableCommand {
             FILE may be - for standard input. Exit status: 0 success, 1 invalid input or a \
             failed check, 64 usage error; diff follows diff(1): 0 same, 1 different, 2 unreadable.
             """,
-        version: ArchivistVersion.text,
+        version: ArchivistVersion.forArgumentParser,
         subcommands: [Print.self, Lint.self, Convert.self, Inspect.self, Check.self, Unarchive.self, Archive.self, Rewrite.self, Scan.self, Migrate.self, Model.self,
                       Codegen.self, Get.self, TypeOf.self, AppendingValueEdit<SetValue>.self, AppendingValueEdit<Insert>.self, Replace.self, Remove.self, Diff.self, Plutil.self,
                       PlistBuddyCommandLine.self, Sweep.self]

@@ -104,6 +104,11 @@ extension Archivist {
                 if output != nil, output != "-", Terminal.progressEnabled() {
                     StandardError.write("\(summary.items) items (\(summary.errors) unreadable) in \(summary.examined) files and members; report written to \(output ?? "")\n")
                 }
+                // The report is whole but the sweep is not: say why, and fail.
+                if summary.containersNotOpened > 0, let missing = LibArchive.loadFailure() {
+                    let count = summary.containersNotOpened
+                    throw CommandFailure(message: "\(count) \(count == 1 ? "zip or tar was" : "zips and tars were") not opened: \(missing)")
+                }
             }
         }
     }
