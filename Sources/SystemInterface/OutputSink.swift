@@ -34,6 +34,10 @@ package final class OutputSink {
     /// the file belong to its thread: everything else that touches them calls `settle()` first.
     private var backgroundWriter: BackgroundOutputWriter?
     private var triedBackgroundWriter = false
+    /// Whether large pieces may go to the background writer. A verb whose writer already keeps
+    /// every core busy (XML written by several threads) turns it off before writing: a third
+    /// thread on two cores only takes time from them.
+    package var writesPiecesInBackground = true
 
     /// Why an output could not be opened or finished.
     package enum Failure: Error, Sendable {
@@ -142,7 +146,7 @@ package final class OutputSink {
     package func write(_ bytes: UnsafeRawBufferPointer) {
         settle()
         guard failure == nil, !readerWentAway, bytes.count > 0 else { return }
-        if Self.backgroundPieces.contains(bytes.count), let writer = startBackgroundWriter() {
+        if writesPiecesInBackground, Self.backgroundPieces.contains(bytes.count), let writer = startBackgroundWriter() {
             flush()
             if writer.submit(bytes) { return }
         }

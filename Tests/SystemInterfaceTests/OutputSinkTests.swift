@@ -25,11 +25,13 @@ import Testing
         return path
     }
 
-    @Test func piecesOfEverySizeLandInTheFileInTheOrderTheyWereWritten() throws {
+    @Test(arguments: [true, false])
+    func piecesOfEverySizeLandInTheFileInTheOrderTheyWereWritten(inBackground: Bool) throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/out.json"
         let sink = try OutputSink(path: path)
+        sink.writesPiecesInBackground = inBackground
         var expected: [UInt8] = []
         for (number, size) in Self.pieceSizes.enumerated() {
             let piece = Self.piece(number, size: size)

@@ -44,6 +44,13 @@ public struct BinaryPropertyListConverter: Sendable {
         workers > 1 && (workerStackSize != nil || options.maximumDepth <= PropertyListReadOptions.default.maximumDepth)
     }
 
+    /// Whether `transcodeXML(_:chunkSize:to:)` of `data` may write its XML on several threads
+    /// (it does when the top object is a collection of two entries or more): a caller then
+    /// need not start threads of its own beside them.
+    public func mayWriteXMLOnSeveralThreads(_ data: Data) -> Bool {
+        writesInPieces && data.count >= minimumBytesForWorkers
+    }
+
     /// The processors this process may run on, at most 8.
     public static var defaultWorkers: Int { min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8) }
 

@@ -35,7 +35,9 @@ extension OutputFormat {
         let done: Bool
         if sink.isTemporaryFile {
             // A file beside its destination, which abandoning leaves as if never written:
-            // written as it is produced, so that the disk works beside the converter.
+            // written as it is produced, so that the disk works beside the converter (and XML's
+            // threads keep the cores: no writer thread beside them).
+            if self == .xml, converter.mayWriteXMLOnSeveralThreads(data) { sink.writesPiecesInBackground = false }
             done = self == .xml ? converter.transcodeXML(data) { sink.write($0) } : converter.transcodeBinary(data, into: sink)
         } else if let whole = self == .xml ? converter.transcodedXML(data) : converter.transcodedBinary(data) {
             sink.write(whole)
