@@ -27,23 +27,14 @@
     X(archive_read_support_format_zip) X(archive_read_support_format_zip_streamable)               \
     X(archive_version_number)
 
-#define INDEX(name) index_##name,
-enum { LIBARCHIVE_FUNCTIONS(INDEX) functionCount };
-#define NAME(name) #name,
-static const char *const symbols[] = { LIBARCHIVE_FUNCTIONS(NAME) };
-static void *functions[functionCount];
-static ArchivistDynamicLibrary libarchive = ARCHIVIST_DYNAMIC_LIBRARY("libarchive", symbols, functions);
+ARCHIVIST_DYNAMIC_LIBRARY_TABLE(LIBARCHIVE_FUNCTIONS, libarchive, "libarchive", archivist_libarchive_load)
 
 ARCHIVIST_DLOPEN_NOTE(libarchiveNote,
     "[{\"feature\":\"containers\",\"description\":\"sweep of zips and tars\","
     "\"priority\":\"recommended\",\"soname\":[\"" ARCHIVIST_LIBARCHIVE_SONAME "\"]}]");
 
-bool archivist_libarchive_load(const char *soname, char *error, size_t capacity) {
-    return archivist_dynamic_library_load(&libarchive, soname, error, capacity);
-}
-
 /// libarchive's `name`, or NULL while libarchive is not loaded.
-#define REAL(name) ((__typeof__(name) *)archivist_dynamic_function(&libarchive, index_##name))
+#define REAL(name) ARCHIVIST_REAL(libarchive, name)
 
 __LA_MODE_T archive_entry_filetype(struct archive_entry *entry) {
     __typeof__(archive_entry_filetype) *real = REAL(archive_entry_filetype);

@@ -16,23 +16,14 @@
     X(PQpass) X(PQresultErrorField) X(PQresultErrorMessage) X(PQresultStatus)                 \
     X(PQserverVersion) X(PQsetNoticeProcessor) X(PQstatus) X(PQuser)
 
-#define INDEX(name) index_##name,
-enum { LIBPQ_FUNCTIONS(INDEX) functionCount };
-#define NAME(name) #name,
-static const char *const symbols[] = { LIBPQ_FUNCTIONS(NAME) };
-static void *functions[functionCount];
-static ArchivistDynamicLibrary libpq = ARCHIVIST_DYNAMIC_LIBRARY("libpq", symbols, functions);
+ARCHIVIST_DYNAMIC_LIBRARY_TABLE(LIBPQ_FUNCTIONS, libpq, "libpq", archivist_libpq_load)
 
 ARCHIVIST_DLOPEN_NOTE(libpqNote,
     "[{\"feature\":\"postgresql\",\"description\":\"PostgreSQL tables: scan, migrate and status of postgres:// URLs\","
     "\"priority\":\"recommended\",\"soname\":[\"" ARCHIVIST_LIBPQ_SONAME "\"]}]");
 
-bool archivist_libpq_load(const char *soname, char *error, size_t capacity) {
-    return archivist_dynamic_library_load(&libpq, soname, error, capacity);
-}
-
 /// libpq's `name`, or NULL while libpq is not loaded.
-#define REAL(name) ((__typeof__(name) *)archivist_dynamic_function(&libpq, index_##name))
+#define REAL(name) ARCHIVIST_REAL(libpq, name)
 /// What PQerrorMessage and its kin say while libpq is not loaded.
 static char notLoaded[] = "libpq is not loaded\n";
 

@@ -31,6 +31,24 @@ typedef struct {
 #define ARCHIVIST_DYNAMIC_LIBRARY(name, symbols, functions) \
     { (name), (symbols), (functions), sizeof(functions) / sizeof((functions)[0]), "", false, PTHREAD_MUTEX_INITIALIZER }
 
+/// A library's table, from the X-macro `LIST(X)` that names its functions: `index_FUNCTION` for
+/// each, their names and pointers, `variable`, the library (`name` for messages), and
+/// `bool load(const char *soname, char *error, size_t capacity)`, which opens it
+/// (`archivist_dynamic_library_load`). The forwarders call `ARCHIVIST_REAL(variable, FUNCTION)`.
+#define ARCHIVIST_DYNAMIC_LIBRARY_TABLE(LIST, variable, name, load)                                \
+    enum { LIST(ARCHIVIST_FUNCTION_INDEX_) variable##FunctionCount };                              \
+    static const char *const variable##Symbols[] = { LIST(ARCHIVIST_FUNCTION_NAME_) };             \
+    static void *variable##Functions[variable##FunctionCount];                                     \
+    static ArchivistDynamicLibrary variable = ARCHIVIST_DYNAMIC_LIBRARY(name, variable##Symbols, variable##Functions); \
+    bool load(const char *soname, char *error, size_t capacity) {                                  \
+        return archivist_dynamic_library_load(&variable, soname, error, capacity);                 \
+    }
+#define ARCHIVIST_FUNCTION_INDEX_(function) index_##function,
+#define ARCHIVIST_FUNCTION_NAME_(function) #function,
+
+/// `library`'s `function`, typed as the header declares it, or NULL while it is not loaded.
+#define ARCHIVIST_REAL(library, function) ((__typeof__(function) *)archivist_dynamic_function(&(library), index_##function))
+
 /// Opens `soname` and looks up every function of `library`; true when they can all be called.
 ///
 /// The first soname that loads is the one the forwarders call from then on; a later call with
