@@ -25,12 +25,9 @@ enum ArchivistVersion {
         [.libxml2, .sqlite, .zlib, .libarchive, .libpq]
     }
 
-    /// What the argument parser is given as the version, which it reads for every command: the
-    /// two lines only when the command line asks for them (`--version`, which the parser looks
-    /// for among every command's options), since reading libarchive's and libpq's versions loads
-    /// them, which every other command is spared (docs/architecture.md, "Libraries loaded on
-    /// first use"). The short text is never printed: the parser prints a version only for
-    /// `--version`.
+    /// The version the argument parser is given (it reads it for every command): the two lines
+    /// only when `--version` is asked for, since reading libarchive's and libpq's versions loads
+    /// them (docs/architecture.md, "Libraries loaded on first use"); otherwise never printed.
     static let forArgumentParser: String = {
         let asked = CommandLine.arguments.dropFirst().contains { $0 == "--version" || $0.hasPrefix("--version=") }
         return asked ? text : "archivist \(number)"
