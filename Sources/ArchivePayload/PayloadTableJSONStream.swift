@@ -100,7 +100,7 @@ extension PayloadMapper {
         /// Hands the output on once it passes the chunk size.
         @inline(__always)
         func drainIfFull(_ e: inout JSONEmitter) {
-            if let drain, e.out.length >= chunkSize { e.out.drain(drain) }
+            e.out.drain(ifAtLeast: chunkSize, to: drain)
         }
 
         /// `Walk.count`.

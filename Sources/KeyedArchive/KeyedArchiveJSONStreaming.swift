@@ -82,7 +82,7 @@ extension KeyedArchiveJSONExporter {
                     e.writeSeparator(first: first, level: level + 1)
                     first = false
                     try writeObject(object, level: level + 1, into: &e)
-                    if let drain, e.out.length >= chunkSize { e.out.drain(drain) }
+                    e.out.drain(ifAtLeast: chunkSize, to: drain)
                 }
             }
             if first {

@@ -71,7 +71,7 @@ extension KeyedArchiveJSONExporter {
                 e.writeSeparator(first: first, level: level + 1)
                 first = false
                 try writeObject(uid, level: level + 1, reader: &reader, into: &e)
-                if e.out.length >= chunkSize { e.out.drain(drain) }
+                e.out.drain(ifAtLeast: chunkSize, to: drain)
             }
             if first {
                 e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level)

@@ -68,7 +68,7 @@ extension KeyedArchiveJSONExporter {
             for number in 0 ..< table.objectCount {
                 e.writeSeparator(first: number == 0, level: level + 1)
                 try writeObject(number, level: level + 1, bytes: bytes, into: &e)
-                if e.out.length >= chunkSize { e.out.drain(drain) }
+                e.out.drain(ifAtLeast: chunkSize, to: drain)
             }
             e.newline(level)
             e.out.append(UInt8(ascii: "]"))

@@ -216,7 +216,7 @@ struct BinaryPropertyListObjectTable: ~Copyable {
                     let total = marker == 0xD ? count * 2 : count
                     for r in slot.start..<slot.start + total { out.writeBigEndianUnchecked(UInt64(refs[r]), size: refSize) }
                 }
-                if let drain, out.bytes.length >= chunkSize { out.bytes.drain(drain) }
+                out.bytes.drain(ifAtLeast: chunkSize, to: drain)
             }
         }
         // The offset table: each object's offset, counted again from the sizes.
@@ -225,7 +225,7 @@ struct BinaryPropertyListObjectTable: ~Copyable {
             out.bytes.reserve(offsetSize)
             out.writeBigEndianUnchecked(UInt64(offset), size: offsetSize)
             offset += size(of: slot, refSize: refSize)
-            if let drain, out.bytes.length >= chunkSize { out.bytes.drain(drain) }
+            out.bytes.drain(ifAtLeast: chunkSize, to: drain)
         }
         out.writeTrailer(offsetSize: offsetSize, refSize: refSize, objectCount: slots.count, tableOffset: layout.tableOffset)
     }

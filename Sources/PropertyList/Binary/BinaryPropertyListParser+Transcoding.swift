@@ -217,7 +217,7 @@ extension BinaryPropertyListParser {
         /// Hands the output on once it passes the chunk size.
         @inline(__always)
         mutating func drainIfFull() {
-            if let drain, out.length >= chunkSize { out.drain(drain) }
+            out.drain(ifAtLeast: chunkSize, to: drain)
         }
     }
 

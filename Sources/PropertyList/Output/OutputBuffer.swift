@@ -267,6 +267,13 @@ public struct OutputBuffer: ~Copyable {
         count = 0
     }
 
+    /// `drain(_:)` once `size` bytes or more are written and there is a `body`: how a streaming
+    /// writer hands its output on a chunk at a time.
+    @inlinable @inline(__always)
+    public mutating func drain(ifAtLeast size: Int, to body: ((UnsafeRawBufferPointer) -> Void)?) {
+        if let body, count >= size { drain(body) }
+    }
+
     /// The UTF-8 bytes of a string.
     @inlinable @inline(__always)
     public mutating func append(string s: String) {

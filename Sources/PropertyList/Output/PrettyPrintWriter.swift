@@ -145,6 +145,6 @@ struct PrettyPrintWriter: ~Copyable {
     /// Ends an element's line, handing the text on when enough has gathered.
     mutating func endLine() {
         out.append(UInt8(ascii: "\n"))
-        if out.length >= chunkSize { out.drain(emit) }
+        out.drain(ifAtLeast: chunkSize, to: emit)
     }
 }
