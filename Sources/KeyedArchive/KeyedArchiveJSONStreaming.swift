@@ -508,6 +508,23 @@ extension KeyedArchiveJSONExporter {
             e.out.appendUnchecked(UInt8(ascii: "}"))
         }
 
+        /// `writeValues` of a list of references: `{"$ref": uid}` each, UID 0 as null. For the
+        /// writers that hold the UIDs alone (the object table's, the typedstream value table's).
+        static func writeReferences(_ uids: some Collection<Int>, level: Int, into e: inout JSONEmitter) {
+            guard !uids.isEmpty else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
+            e.out.append(UInt8(ascii: "["))
+            for (n, uid) in uids.enumerated() {
+                if uid != 0 {
+                    writeReference(uid, separated: true, first: n == 0, level: level + 1, into: &e)
+                } else {
+                    e.writeSeparator(first: n == 0, level: level + 1)
+                    e.out.append("null")
+                }
+            }
+            e.newline(level)
+            e.out.append(UInt8(ascii: "]"))
+        }
+
         /// An inline plist value, as `KeyedArchiveJSONExporter.plist` tags it.
         static func writePlist(_ value: PropertyListValue, level: Int, into e: inout JSONEmitter) throws(PropertyListError) {
             switch value {

@@ -206,20 +206,8 @@ extension KeyedArchiveJSONExporter {
 
         /// `DocumentWriter.writeValues` of references: `{"$ref": uid}` each, UID 0 as null.
         func writeReferences(_ range: Range<Int>, level: Int, reader: KeyedArchiveObjectTable.Reader, into e: inout JSONEmitter) {
-            guard !range.isEmpty else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
             let uids = reader.uids
-            e.out.append(UInt8(ascii: "["))
-            for i in range {
-                let uid = Int(uids[i])
-                if uid != 0 {
-                    DocumentWriter.writeReference(uid, separated: true, first: i == range.lowerBound, level: level + 1, into: &e)
-                } else {
-                    e.writeSeparator(first: i == range.lowerBound, level: level + 1)
-                    e.out.append("null")
-                }
-            }
-            e.newline(level)
-            e.out.append(UInt8(ascii: "]"))
+            DocumentWriter.writeReferences(range.lazy.map { Int(uids[$0]) }, level: level, into: &e)
         }
 
         /// `DocumentWriter.writePairs` of references: `[[key, value], …]`.

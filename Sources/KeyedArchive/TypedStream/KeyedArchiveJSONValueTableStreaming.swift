@@ -268,19 +268,9 @@ extension KeyedArchiveJSONExporter {
 
         /// `DocumentWriter.writeValues` of a list of references: `{"$ref": uid}` each, nil as null.
         func writeReferences(_ range: Range<Int>, level: Int, into e: inout JSONEmitter) {
-            guard !range.isEmpty else { return e.writeEmpty(UInt8(ascii: "["), UInt8(ascii: "]"), level: level) }
-            e.out.append(UInt8(ascii: "["))
-            for i in range {
-                let number = Int(table.elements[i])
-                if number >= 0 {
-                    DocumentWriter.writeReference(number + 1, separated: true, first: i == range.lowerBound, level: level + 1, into: &e)
-                } else {
-                    e.writeSeparator(first: i == range.lowerBound, level: level + 1)
-                    e.out.append("null")
-                }
-            }
-            e.newline(level)
-            e.out.append(UInt8(ascii: "]"))
+            // Stream object n is UID n + 1; nil (-1) becomes UID 0, written as null.
+            let elements = table.elements
+            DocumentWriter.writeReferences(range.lazy.map { Int(elements[$0]) + 1 }, level: level, into: &e)
         }
     }
 }
