@@ -10,7 +10,11 @@
 #include <immintrin.h>
 #include <pthread.h>
 
-static int vector_state = -1;  // -1 not yet asked, 0 no, 1 yes
+// Whether the vector encoder runs here, and its table of escapes: set up once (`setup`).
+static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
+static int vector_available;
+static uint8_t escape_patterns[256][16];
+static void make_escape_patterns(void);
 
 static int cpu_runs_avx2(void) {
     unsigned int a, b, c, d;
@@ -26,13 +30,14 @@ static int cpu_runs_avx2(void) {
     return (b & (1u << 5)) != 0;  // AVX2
 }
 
+static void setup(void) {
+    vector_available = cpu_runs_avx2();
+    if (vector_available) make_escape_patterns();
+}
+
 int archivist_base64_vector_available(void) {
-    int state = __atomic_load_n(&vector_state, __ATOMIC_RELAXED);
-    if (state < 0) {
-        state = cpu_runs_avx2();
-        __atomic_store_n(&vector_state, state, __ATOMIC_RELAXED);
-    }
-    return state;
+    pthread_once(&setup_once, setup);
+    return vector_available;
 }
 
 // 32 characters of the 24 bytes at `source` (28 readable).
@@ -77,9 +82,6 @@ __attribute__((target("avx2"))) static size_t encode_avx2(const uint8_t *source,
 // For each set of slashes among 8 characters (bit j: character j is `/`), the shuffle that
 // writes them with a `\\` before each slash, from a vector holding the 8 characters in lanes 0-7
 // and `\\` in lanes 8-15; lanes past the 8 + slashes written are zero.
-static uint8_t escape_patterns[256][16];
-static pthread_once_t escape_patterns_once = PTHREAD_ONCE_INIT;
-
 static void make_escape_patterns(void) {
     for (int mask = 0; mask < 256; mask++) {
         int out = 0;
@@ -101,7 +103,6 @@ __attribute__((target("avx2"))) static inline uint8_t *escape_group(__m128i char
 
 __attribute__((target("avx2"))) static size_t encode_avx2_escaping(const uint8_t *source, size_t count, uint8_t *destination,
                                                                    size_t *written) {
-    pthread_once(&escape_patterns_once, make_escape_patterns);
     size_t i = 0;
     uint8_t *d = destination;
     const __m256i slash = _mm256_set1_epi8('/');
