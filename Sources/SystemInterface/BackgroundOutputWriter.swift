@@ -24,7 +24,7 @@ final class BackgroundOutputWriter: @unchecked Sendable {
     /// memory only once written, so it holds as much as the largest piece written, and never
     /// moves (a `realloc` to each larger piece left the old block behind in the heap).
     private let storage: UnsafeMutableRawPointer
-    let storageSize: Int
+    private let storageSize: Int
     private var pieceLength = 0
     private var thread: SystemThread?
 
@@ -83,16 +83,14 @@ final class BackgroundOutputWriter: @unchecked Sendable {
         condition.lock()
         while true {
             while !inFlight && !stopping { condition.wait() }
-            if inFlight {
-                let piece = UnsafeRawBufferPointer(start: storage, count: pieceLength)
-                condition.unlock()
-                write(piece)
-                condition.lock()
-                inFlight = false
-                condition.broadcast()
-                continue
-            }
-            if stopping { break }
+            // Stopping with a piece in flight writes it first.
+            guard inFlight else { break }
+            let piece = UnsafeRawBufferPointer(start: storage, count: pieceLength)
+            condition.unlock()
+            write(piece)
+            condition.lock()
+            inFlight = false
+            condition.broadcast()
         }
         condition.unlock()
     }
