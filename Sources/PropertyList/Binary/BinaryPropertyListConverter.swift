@@ -98,8 +98,7 @@ public struct BinaryPropertyListConverter: Sendable {
             do throws(PropertyListError) {
                 var parser = try BinaryPropertyListParser(raw, options: options, sharing: .refused)
                 guard parser.isPlainFile else { return false }
-                if writesInPieces, raw.count >= minimumBytesForWorkers,
-                   let split = try transcodeXMLInPieces(parser, drain: drain, finished: finished) {
+                if mayWriteXMLOnSeveralThreads(data), let split = try transcodeXMLInPieces(parser, drain: drain, finished: finished) {
                     return split
                 }
                 // XML is about three times the binary size.
