@@ -18,9 +18,10 @@ public struct BinaryPropertyListConverter: Sendable {
     public var options: PropertyListReadOptions
     /// The threads that write XML: the entries of the top array or dictionary are split into
     /// pieces that are written side by side and handed on in order (XML shares nothing between
-    /// entries, so the bytes are the same). Binary output takes two when there are: one walks,
-    /// one checks that no two scalars are equal (see `walkBinary`). One thread writes
-    /// everything. Defaults to the processors available, at most 8.
+    /// entries, so the bytes are the same). Binary output takes two when there are: the second
+    /// lays out the second half of a file CF wrote on speculation, while the first walks the
+    /// first half (see `transcodeBinaryTop`). One thread writes everything. Defaults to the
+    /// processors available, at most 8.
     public var workers: Int
     /// Inputs smaller than this (1 MiB by default) are written by one thread, which is then
     /// faster than starting others.
@@ -146,6 +147,8 @@ public struct BinaryPropertyListConverter: Sendable {
     /// they changed written again at the end. Returns false when the walk does not take the
     /// file (see `transcodedXML`); `output` may then hold part of it, for the caller to discard.
     /// Should the file need writing again (see `walkBinary`), `output` is emptied first.
+    /// The second half of a file CF wrote, laid out by a second thread (see
+    /// `transcodeBinaryTop`), is handed on in such pieces once the halves are joined.
     public func transcodeBinary(_ data: Data, into output: some PositionedOutput, handingOnEvery: Int = 4 << 20) -> Bool {
         walkBinary(data, progressive: output, handOnEvery: handingOnEvery) { _ in }
     }
@@ -187,7 +190,9 @@ public struct BinaryPropertyListConverter: Sendable {
                     var transcoding = BinaryPropertyListParser.BinaryTranscoding(parser.trailer, refSize: refSize,
                                                                                   progressive: progressive, handOnEvery: handOnEvery,
                                                                                   source: mirrorsInput ? raw : nil)
-                    _ = try parser.transcodeBinary(parser.trailer.topObject, depth: 0, into: &transcoding)
+                    // The first walk may lay out the second half on a second thread.
+                    _ = try transcodeBinaryTop(&parser, source: raw, split: attempt == 0 && mirrorsInput && mayContinueBinaryOnSecondThread(data),
+                                               into: &transcoding)
                     if transcoding.file.fitsReferenceSize {
                         body(transcoding.file.finish(keepingWhole: progressive == nil))
                         return true

@@ -21,6 +21,11 @@ import Foundation
 /// first object, reference or table entry that differs copies the input's bytes so far into
 /// the file (`diverge`), and the builder writes as usual from there; the bytes are the same
 /// either way. A file that matches to its trailer costs no output buffer at all.
+///
+/// A builder may also lay out the second part of a file on speculation (`init(continuing:…)`):
+/// from a given object and byte of the input on, mirroring only. It is then the input's
+/// layout or nothing: the first difference abandons it (`isAbandoned`), and from there it
+/// writes nothing at all, so that its walk can end safely and be dropped.
 struct BinaryPropertyListFileBuilder: ~Copyable {
     /// The file so far: the header, then the objects numbered so far. While the builder
     /// mirrors its source, one object's encoding at a time, to be compared.
@@ -34,8 +39,16 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     private var mirrored = 0
     /// The size `out` is given when the builder starts writing.
     private let expectedBytes: Int
-    /// Where each object numbered so far starts in `out`.
+    /// Where each object numbered so far starts in `out`, from object `firstIndex` on.
     var offsets: [UInt32]
+    /// The index of the first object this builder numbers: 0, or for a builder that continues
+    /// a file, the index its first object has in the input.
+    private let firstIndex: Int
+    /// Whether the builder, continuing a file on speculation, met a difference from the input:
+    /// it then writes nothing more, and what it laid out is to be dropped.
+    private(set) var isAbandoned = false
+    /// Whether a difference from the input abandons the builder rather than making it write.
+    private let abandonsOnDifference: Bool
     /// The bytes of each reference.
     let refSize: Int
     /// Where the file is handed on as it grows, when it is: the bytes before `handedOn` have
@@ -64,6 +77,8 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         self.handOnEvery = max(handOnEvery, 1)
         self.expectedBytes = max(expectedBytes, 1 << 16)
         self.sourceTrailer = sourceTrailer
+        firstIndex = 0
+        abandonsOnDifference = false
         if let source, let sourceTrailer, let start = source.baseAddress, sourceTrailer.objectRefSize == refSize,
            source.count >= 8, memcmp(start, "bplist00", 8) == 0 {
             self.source = source
@@ -78,11 +93,54 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         HugePages.advise(&offsets)
     }
 
-    var objectCount: Int { offsets.count }
+    /// A builder that lays out, on speculation, the part of the input `source` from object
+    /// `index` on, which starts at byte `byte`: mirroring only, with references of `refSize`
+    /// bytes, for about `expectedOffsets` objects. Nothing is handed on; the first difference
+    /// from the input abandons it (see above).
+    init(continuing source: UnsafeRawBufferPointer, fromObject index: Int, atByte byte: Int, refSize: Int, expectedOffsets: Int) {
+        self.refSize = refSize
+        progressive = nil
+        handOnEvery = 1 << 30
+        expectedBytes = 1 << 16
+        sourceTrailer = nil
+        firstIndex = index
+        abandonsOnDifference = true
+        self.source = source
+        mirrored = byte
+        out = BinaryPropertyListOutput(capacity: 4096)
+        offsets = []
+        offsets.reserveCapacity(expectedOffsets)
+        HugePages.advise(&offsets)
+    }
+
+    /// Takes over what `continuation` laid out after this builder's objects: its objects
+    /// become this file's next ones. Only where both mirror the input, `continuation` was not
+    /// abandoned, and it starts at this builder's next object and byte (`continues(at:_:)`).
+    /// Its bytes are handed on as the walk hands on what it lays out, `handOnEvery` bytes at a
+    /// time, the last piece by `finish()`.
+    mutating func append(_ continuation: borrowing BinaryPropertyListFileBuilder) {
+        offsets.append(contentsOf: continuation.offsets)
+        if progressive != nil {
+            while continuation.mirrored - handedOn > handOnEvery {
+                mirrored = handedOn + handOnEvery
+                handOn()
+            }
+        }
+        mirrored = continuation.mirrored
+    }
+
+    /// Whether this builder still mirrors its input, has numbered exactly the objects before
+    /// `index`, and has laid out exactly its bytes before `byte`: where a continuation starting
+    /// at that object and byte takes up.
+    func continues(at index: Int, _ byte: Int) -> Bool {
+        source != nil && !isAbandoned && objectCount == index && mirrored == byte
+    }
+
+    var objectCount: Int { firstIndex + offsets.count }
 
     /// Whether another object could not be numbered or placed: past what references and
     /// offsets of 32 bits name. The transcoder then leaves the file to the tree writer.
-    var isFull: Bool { offsets.count >= Int(UInt32.max) - 1 || length > Int(UInt32.max) }
+    var isFull: Bool { objectCount >= Int(UInt32.max) - 1 || length > Int(UInt32.max) }
 
     /// The bytes laid out so far.
     private var length: Int { source == nil ? out.bytes.length : mirrored }
@@ -96,7 +154,7 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     /// Whether the objects numbered need references of exactly `refSize` bytes: the width CF
     /// gives the object count (`_byteCount(cnt)`, the smallest of 1, 2, 4 and 8 bytes that holds
     /// the count itself).
-    var fitsReferenceSize: Bool { BinaryPropertyListObjectTable.width(for: offsets.count) == refSize }
+    var fitsReferenceSize: Bool { BinaryPropertyListObjectTable.width(for: objectCount) == refSize }
 
     /// Numbers and writes collection `marker` (0xA, 0xC or 0xD) of `entries` entries, before its
     /// children; returns its index and where its `references` references start, for
@@ -107,13 +165,14 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         let (refBytes, overflow) = references.multipliedReportingOverflow(by: refSize)
         guard !isFull, !overflow, refBytes <= Int(UInt32.max) else { return nil }
         if source != nil {
-            if let refs = mirrorCollection(marker, entries: entries, refBytes: refBytes) { return (offsets.count - 1, refs) }
+            if let refs = mirrorCollection(marker, entries: entries, refBytes: refBytes) { return (objectCount - 1, refs) }
             diverge()
+            if isAbandoned { return (0, 0) }
         }
         // Between objects, every byte so far is final but for references still to be set,
         // which `setReference` marks: a place to hand the file on.
         if progressive != nil, out.bytes.length &- handedOn >= handOnEvery { handOn() }
-        let index = offsets.count
+        let index = objectCount
         offsets.append(UInt32(truncatingIfNeeded: out.bytes.length))
         out.bytes.reserve(BinaryPropertyListOutput.headerSize(count: entries))
         out.writeHeaderUnchecked(marker, count: entries)
@@ -146,6 +205,7 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         if let source {
             if readReference(source, at: position) == UInt64(truncatingIfNeeded: child) { return }
             diverge()
+            if isAbandoned { return }
         }
         let to = UnsafeMutableRawPointer(out.bytes.base + position)
         let v = UInt64(truncatingIfNeeded: child)
@@ -191,8 +251,14 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
 
     /// Stops mirroring: the input's bytes so far become the file's, followed by the encoding
     /// waiting in `out` to be compared, and the builder writes from there on.
+    /// A builder that continues a file on speculation is abandoned instead, keeping its source
+    /// (so that every later step compares, fails and does nothing) and writing nothing.
     @inline(never)
     private mutating func diverge() {
+        if abandonsOnDifference {
+            isAbandoned = true
+            return
+        }
         guard let source, let start = source.baseAddress else { return }
         var file = BinaryPropertyListOutput(capacity: max(expectedBytes, mirrored + out.bytes.length + 4096))
         file.bytes.append(UnsafeRawBufferPointer(start: start, count: mirrored))
@@ -232,19 +298,23 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
         var start = start
         if let source, let base = source.baseAddress {
             let n = out.bytes.length - start
-            if source.count - mirrored >= n, Self.same(base + mirrored, UnsafeRawPointer(out.bytes.base + start), n) {
+            if !isAbandoned, source.count - mirrored >= n, Self.same(base + mirrored, UnsafeRawPointer(out.bytes.base + start), n) {
                 offsets.append(UInt32(truncatingIfNeeded: mirrored))
                 mirrored += n
                 out.bytes.truncate(to: start)
-                return offsets.count - 1
+                return objectCount - 1
             }
             // The encoding follows the input's bytes so far in the file.
             let before = mirrored
             diverge()
+            if isAbandoned {
+                out.bytes.truncate(to: start)
+                return 0
+            }
             start += before
         }
         offsets.append(UInt32(truncatingIfNeeded: start))
-        return offsets.count - 1
+        return objectCount - 1
     }
 
     /// While mirroring, with the input's next object at `start`: numbers it as a scalar whose
@@ -258,12 +328,12 @@ struct BinaryPropertyListFileBuilder: ~Copyable {
     mutating func mirrorScalar(at start: Int, headerFrom from: Int, bodyLength: Int) -> Int? {
         let header = out.bytes.length - from
         out.bytes.truncate(to: from)
-        guard let source, let base = source.baseAddress, start == mirrored, source.count - mirrored >= header,
+        guard let source, let base = source.baseAddress, !isAbandoned, start == mirrored, source.count - mirrored >= header,
               source.count - mirrored - header >= bodyLength,
               Self.same(base + mirrored, UnsafeRawPointer(out.bytes.base + from), header) else { return nil }
         offsets.append(UInt32(truncatingIfNeeded: mirrored))
         mirrored += header + bodyLength
-        return offsets.count - 1
+        return objectCount - 1
     }
 
     /// The whole file: the objects, the offset table with the smallest offset width, and the

@@ -338,12 +338,25 @@ extension BinaryPropertyListParser {
     /// scalar, and the key indexes of recent dictionaries.
     struct BinaryTranscoding: ~Copyable {
         var file: BinaryPropertyListFileBuilder
-        /// Per input object: the output index of the scalar it holds, once numbered, or -1.
+        /// Per input object from `firstObject` on: the output index of the scalar it holds, once
+        /// numbered, or -1.
         /// Without uniquing, each input object is one output object, as CF writes again what it
         /// read: its reader makes one object of each object of the file, and its writer stores
         /// the same object once (strings, numbers, dates, data) or refers each place that holds
         /// it to its first copy (booleans, UIDs).
         var scalarIndexes: [Int32]
+        /// 0; for a walk that continues a file on speculation (see
+        /// `BinaryPropertyListConverter+Continuation`), the input index of its first object.
+        /// An input scalar before it is taken to be numbered already, at its own index, by the
+        /// walk of the part before (`assumedBefore` says which), to be checked when the two
+        /// are joined.
+        let firstObject: Int
+        /// One bit per input object before `firstObject`: the scalars (not booleans) this walk
+        /// took to be numbered already at their own index.
+        var assumedBefore: [UInt64] = []
+        /// Whether the walk took the second half of the top collection laid out by a second
+        /// thread (`BinaryPropertyListConverter.transcodeBinaryTop`).
+        var joinedSecondHalf = false
         /// The output index of the first `false` and `true` written, or -1: CF's booleans are two
         /// objects in all, which its writer writes again at each place but refers to the first.
         var booleanIndexes: (Int32, Int32) = (-1, -1)
@@ -359,10 +372,32 @@ extension BinaryPropertyListParser {
              progressive: (any PositionedOutput)? = nil, handOnEvery: Int = 4 << 20,
              source: UnsafeRawBufferPointer? = nil) {
             scalarIndexes = HugePages.array(repeating: -1, count: trailer.objectCount)
+            firstObject = 0
             file = BinaryPropertyListFileBuilder(expectedOffsets: trailer.objectCount,
                                                  expectedBytes: trailer.offsetTableOffset + trailer.offsetTableOffset / 16,
                                                  refSize: refSize, progressive: progressive, handOnEvery: handOnEvery,
                                                  source: source, sourceTrailer: trailer)
+        }
+
+        /// For a walk that lays out, on speculation, the part of `source` from object
+        /// `firstObject` on, which starts at byte `byte` (see `BinaryPropertyListFileBuilder`'s
+        /// continuing builder).
+        init(continuing source: UnsafeRawBufferPointer, trailer: BinaryPropertyListTrailer, refSize: Int,
+             fromObject firstObject: Int, atByte byte: Int) {
+            let count = max(trailer.objectCount - firstObject, 0)
+            scalarIndexes = HugePages.array(repeating: -1, count: count)
+            self.firstObject = firstObject
+            assumedBefore = [UInt64](repeating: 0, count: (firstObject + 63) >> 6)
+            file = BinaryPropertyListFileBuilder(continuing: source, fromObject: firstObject, atByte: byte,
+                                                 refSize: refSize, expectedOffsets: count)
+        }
+
+        /// Input scalar `index`, before `firstObject`: taken to be numbered already at its own
+        /// index, and noted so (`assumedBefore`).
+        @inline(__always)
+        mutating func assumeNumberedBefore(_ index: Int) -> Int {
+            assumedBefore[index >> 6] |= UInt64(1) << UInt64(index & 63)
+            return index
         }
     }
 
@@ -449,7 +484,9 @@ extension BinaryPropertyListParser {
         if marker == 0x08 || marker == 0x09 || marker >> 4 == 0x8 {
             return try transcodeRepeatedScalar(index, at: start, kind: kind, into: &t)
         }
-        let known = t.scalarIndexes[index]
+        let slot = index &- t.firstObject
+        if slot < 0 { return t.assumeNumberedBefore(index) }
+        let known = t.scalarIndexes[slot]
         if known >= 0 { return Int(known) }
         // More objects than references can name: the writer's own limit, far past any real file.
         guard !t.file.isFull else { throw Self.needsTree }
@@ -461,7 +498,7 @@ extension BinaryPropertyListParser {
             try writeBinaryScalar(at: start, kind: kind, into: &t.file.out)
             output = t.file.numberScalar(from: from)
         }
-        if output <= Int(Int32.max) { t.scalarIndexes[index] = Int32(truncatingIfNeeded: output) }
+        if output <= Int(Int32.max) { t.scalarIndexes[slot] = Int32(truncatingIfNeeded: output) }
         return output
     }
 
@@ -469,13 +506,23 @@ extension BinaryPropertyListParser {
     /// strings, numbers, dates and data): a new copy at each place that holds one, every place
     /// referring to the first copy of the same object (one `true` and one `false` in all; a UID
     /// object of the file).
+    ///
+    /// A walk that continues a file on speculation takes a boolean or UID object of the part
+    /// before, met first, to have its first copy there, at its own index: for a boolean, its
+    /// `booleanIndexes` then hold that index, to be checked when the two walks are joined.
     mutating func transcodeRepeatedScalar(_ index: Int, at start: Int, kind: FlatElementKind, into t: inout BinaryTranscoding) throws(PropertyListError) -> Int {
         guard !t.file.isFull else { throw Self.needsTree }
         let marker = bytes[start]
-        let first: Int32 = switch marker {
+        let slot = index &- t.firstObject
+        var first: Int32 = switch marker {
         case 0x08: t.booleanIndexes.0
         case 0x09: t.booleanIndexes.1
-        default: t.scalarIndexes[index]
+        default: slot < 0 ? Int32(truncatingIfNeeded: t.assumeNumberedBefore(index)) : t.scalarIndexes[slot]
+        }
+        if first < 0, slot < 0 {
+            // A boolean of the part before, met first here.
+            first = Int32(truncatingIfNeeded: index)
+            if marker == 0x08 { t.booleanIndexes.0 = first } else { t.booleanIndexes.1 = first }
         }
         let from = t.file.scalarStart
         try writeBinaryScalar(at: start, kind: kind, into: &t.file.out)
@@ -486,7 +533,7 @@ extension BinaryPropertyListParser {
         switch marker {
         case 0x08: t.booleanIndexes.0 = numbered
         case 0x09: t.booleanIndexes.1 = numbered
-        default: t.scalarIndexes[index] = numbered
+        default: t.scalarIndexes[slot] = numbered
         }
         return output
     }
