@@ -437,6 +437,31 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         #expect(Array(rewritten.suffix(24).prefix(8)).reduce(0) { $0 << 8 | Int($1) } == 2, "the array and one string")
     }
 
+    /// A UID object held under two keys of one dictionary, one of them a UTF-16 string kept with
+    /// its lone surrogate: one object of the file, written at each place and referred to its
+    /// first copy by the walk and by the layout writer alike, which found such a key's entry in
+    /// the original by nothing and wrote a second UID of its own (FuzzBinaryPropertyList; the
+    /// input is kept in Tests/FuzzRegressions).
+    @Test func aUIDUnderALoneSurrogateKeyAndAnotherIsOneObjectOfTheFileInEveryWriter() throws {
+        let data = smallBinaryFile([
+            [0xD2, 1, 2, 3, 3],     // 0: {"a": 3, "\u{D800}": 3}
+            [0x51, 0x61],           // 1: "a"
+            [0x61, 0xD8, 0x00],     // 2: a lone high surrogate
+            [0x80, 5],              // 3: UID 5
+        ])
+        let taken = expectConverterAgreesWithTheTree(data)
+        #expect(taken.binaryTranscoded)
+        let written = try BinaryPropertyListConverter().binary(data)
+        let top = try BinaryPropertyListReader().read(written)
+        guard case .dictionary(let d) = top else { Issue.record("not a dictionary"); return }
+        #expect(d.values == [.uid(5), .uid(5)])
+        // Both values refer to the first copy: object 3 of the output, as of the input.
+        #expect(Array(written[11..<13]) == [3, 3])
+        let found = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FuzzRegressions/FuzzBinaryPropertyList/difference-uid-under-a-lone-surrogate-key")
+        #expect(expectConverterAgreesWithTheTree(try Data(contentsOf: found)).binaryTranscoded)
+    }
+
     @Test func whatXMLCannotHoldIsLeftToTheWriterWhichSaysWhy() {
         // [null]: the binary form reads, the XML writer refuses.
         let file = magic + [0xA1, 1, 0x00] + [8, 10] + trailer(count: 2, tableOffset: 11)

@@ -73,7 +73,7 @@ public struct BinaryPropertyListLayoutWriter: Sendable {
                 var found: [(key: Int, value: Int)?] = []
                 found.reserveCapacity(d.count)
                 for key in d.keys {
-                    let entry = key.stringValue.flatMap { entries[Array($0.utf8)] }
+                    let entry = Self.entryKey(key).flatMap { entries[$0] }
                     found.append(entry)
                     table.addChild(flatten(key, counterpart: entry?.key, depth: depth + 1))
                 }
@@ -142,12 +142,24 @@ public struct BinaryPropertyListLayoutWriter: Sendable {
             var entries: [[UInt8]: (key: Int, value: Int)] = [:]
             for i in 0..<count {
                 let key = parser.ref(refs + i * size)
-                guard key < written.count, case .string(let name)? = try? parser.readScalar(key, at: parser.offset(key)) else { continue }
-                let bytes = Array(name.utf8)
+                guard key < written.count, let read = try? parser.readScalar(key, at: parser.offset(key)),
+                      let bytes = Self.entryKey(read) else { continue }
                 guard entries[bytes] == nil else { continue }
                 entries[bytes] = (key, parser.ref(refs + (count + i) * size))
             }
             return entries
+        }
+
+        /// What finds a dictionary key's entry in the original: a string's UTF-8, or the units of a
+        /// UTF-16 string kept with its lone surrogates after a 0xFF, which no UTF-8 holds (such a
+        /// key is one object of the original too: found by FuzzBinaryPropertyList, a UID held under
+        /// it and under another key, which the walk wrote once). Nil for anything else.
+        static func entryKey(_ key: PropertyListValue) -> [UInt8]? {
+            switch key {
+            case .string(let name): Array(name.utf8)
+            case .invalidUTF16String(let units): [0xFF] + units.flatMap { [UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)] }
+            default: nil
+            }
         }
 
         /// Whether two scalars are the same value, strings by their characters exactly and reals
