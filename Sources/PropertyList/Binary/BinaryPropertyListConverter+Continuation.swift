@@ -54,7 +54,6 @@ extension BinaryPropertyListConverter {
         if let half = Self.secondHalf(of: entries, in: parser) {
             let job = Continuation(parser: parser, source: source, entries: entries, half: half, refSize: width)
             let initiallySeen = parser.seen
-            let opened = parser.expanded
             if let thread = DeepStackThread.start(stackSize: workerStackSize, { job.run() }) {
                 do throws(PropertyListError) {
                     for i in 0..<half.entry {
@@ -70,7 +69,7 @@ extension BinaryPropertyListConverter {
                 thread.join()
                 if let laidOut = job.takeResult(),
                    Self.joins(laidOut, after: t, parser: parser, half: half, initiallySeen: initiallySeen) {
-                    try parser.grow(by: laidOut.grown(since: opened), index: top)
+                    try parser.grow(by: laidOut.grown, index: top)
                     t.file.append(laidOut.file)
                     next = count
                     t.joinedSecondHalf = true
@@ -159,11 +158,8 @@ extension BinaryPropertyListConverter {
             let assumedBefore: [UInt64]
             let booleanIndexes: (Int32, Int32)
             let seen: [UInt64]
-            let expanded: BinaryPropertyListParser.Weight
-
-            func grown(since before: BinaryPropertyListParser.Weight) -> BinaryPropertyListParser.Weight {
-                BinaryPropertyListParser.Weight(values: expanded.values - before.values, bytes: expanded.bytes - before.bytes)
-            }
+            /// What the walk added to the expanded size, for the first thread to count.
+            let grown: BinaryPropertyListParser.Weight
         }
 
         private let parser: BinaryPropertyListParser
@@ -206,6 +202,7 @@ extension BinaryPropertyListConverter {
 
         func run() {
             var walker = parser
+            let opened = walker.expanded
             var t = BinaryPropertyListParser.BinaryTranscoding(continuing: source, trailer: walker.trailer, refSize: refSize,
                                                                fromObject: half.object, atByte: half.byte)
             do throws(PropertyListError) {
@@ -218,16 +215,7 @@ extension BinaryPropertyListConverter {
             }
             guard !t.file.isAbandoned else { return }
             result = Result(file: t.file, assumedBefore: t.assumedBefore, booleanIndexes: t.booleanIndexes,
-                            seen: walker.seen, expanded: walker.expanded)
+                            seen: walker.seen, grown: walker.grown(since: opened))
         }
-    }
-}
-
-extension BinaryPropertyListParser {
-    /// Numbers and writes entry `i` of the top collection, and its reference.
-    @inline(__always)
-    mutating func transcodeBinaryEntry(_ i: Int, of entries: BinaryPropertyListConverter.Entries, into t: inout BinaryTranscoding) throws(PropertyListError) {
-        t.file.setReference(try transcodeBinary(ref(entries.refs + i * trailer.objectRefSize), depth: 1, into: &t),
-                            at: entries.to + i * t.file.refSize)
     }
 }

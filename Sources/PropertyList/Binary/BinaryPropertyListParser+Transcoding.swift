@@ -438,6 +438,14 @@ extension BinaryPropertyListParser {
         }
     }
 
+    /// Numbers and writes entry `i` of the top collection, and its reference (see
+    /// `BinaryPropertyListConverter.transcodeBinaryTop`).
+    @inline(__always)
+    mutating func transcodeBinaryEntry(_ i: Int, of entries: BinaryPropertyListConverter.Entries, into t: inout BinaryTranscoding) throws(PropertyListError) {
+        t.file.setReference(try transcodeBinary(ref(entries.refs + i * trailer.objectRefSize), depth: 1, into: &t),
+                            at: entries.to + i * t.file.refSize)
+    }
+
     /// Numbers the keys of the dictionary whose references start at `refs`, read and counted as
     /// `readDictionary` reads them, and writes their references at `to`: from a recent
     /// dictionary with the same key references when there is one.
