@@ -22,12 +22,6 @@ import Foundation
 /// the first thread goes on with the second half itself, and the second thread's work is
 /// dropped: it stops early when the first half stops mirroring.
 extension BinaryPropertyListConverter {
-    /// Whether the binary walk of `data` may lay out the second half of its top collection on a
-    /// second thread (the same conditions as XML's pieces).
-    func mayContinueBinaryOnSecondThread(_ data: Data) -> Bool {
-        writesInPieces && data.count >= minimumBytesForWorkers
-    }
-
     /// Numbers and writes the top object as `BinaryPropertyListParser.transcodeBinary` does,
     /// with the entries of a top array or dictionary from about the middle of the input on laid
     /// out on speculation by a second thread when `split`; returns the top's output index.
@@ -40,24 +34,17 @@ extension BinaryPropertyListConverter {
             return try parser.transcodeBinary(top, depth: 0, into: &t)
         }
         // The top collection opened, numbered and (a dictionary) with its keys, as one walk does.
-        let (count, refs) = kind == 0xD ? try parser.openDictionary(top, at: start, depth: 0)
-                                        : try parser.openArray(top, at: start, depth: 0)
-        guard let (output, to) = t.file.beginCollection(kind, entries: count, references: kind == 0xD ? 2 * count : count) else {
-            throw BinaryPropertyListParser.needsTree
-        }
-        if kind == 0xD { try parser.addBinaryKeys(count: count, refs: refs, to: to, into: &t) }
-        let refSize = parser.trailer.objectRefSize, width = t.file.refSize
-        let entries = Entries(count: count, refs: kind == 0xD ? refs + count * refSize : refs,
-                              to: kind == 0xD ? to + count * width : to)
+        let (output, entries) = try parser.openBinaryCollection(top, at: start, depth: 0, into: &t)
+        let count = entries.count
 
         var next = 0
         if let half = Self.secondHalf(of: entries, in: parser) {
-            let job = Continuation(parser: parser, source: source, entries: entries, half: half, refSize: width)
+            let job = Continuation(parser: parser, source: source, entries: entries, half: half, refSize: t.file.refSize)
             let initiallySeen = parser.seen
             if let thread = DeepStackThread.start(stackSize: workerStackSize, { job.run() }) {
                 do throws(PropertyListError) {
                     for i in 0..<half.entry {
-                        try parser.transcodeBinaryEntry(i, of: entries, into: &t)
+                        try parser.transcodeBinaryEntry(i, of: entries, depth: 1, into: &t)
                         if i & 63 == 63, !t.file.isMirroring { job.cancel() }
                     }
                 } catch {
@@ -78,17 +65,9 @@ extension BinaryPropertyListConverter {
                 }
             }
         }
-        for i in next..<count { try parser.transcodeBinaryEntry(i, of: entries, into: &t) }
+        for i in next..<count { try parser.transcodeBinaryEntry(i, of: entries, depth: 1, into: &t) }
         parser.leave(top)
         return output
-    }
-
-    /// Where the top collection's entries are: their count, their input references (an
-    /// array's entries, a dictionary's values) and where their output references go.
-    struct Entries {
-        let count: Int
-        let refs: Int
-        let to: Int
     }
 
     /// Where the second half starts: the entry, and the input index and byte of its object.
@@ -101,7 +80,7 @@ extension BinaryPropertyListConverter {
     /// The first entry whose object is a collection at or past the middle of the object area,
     /// about: nil when there is none near it. Any entry would do for correctness (the join
     /// checks every guess); a collection is never shared, so a file CF wrote numbers it anew.
-    static func secondHalf(of entries: Entries, in parser: BinaryPropertyListParser) -> SecondHalf? {
+    static func secondHalf(of entries: BinaryPropertyListParser.CollectionEntries, in parser: BinaryPropertyListParser) -> SecondHalf? {
         guard entries.count >= 2 else { return nil }
         let refSize = parser.trailer.objectRefSize
         func object(_ i: Int) -> Int { parser.ref(entries.refs + i * refSize) }
@@ -164,7 +143,7 @@ extension BinaryPropertyListConverter {
 
         private let parser: BinaryPropertyListParser
         private let source: UnsafeRawBufferPointer
-        private let entries: Entries
+        private let entries: BinaryPropertyListParser.CollectionEntries
         private let half: SecondHalf
         private let refSize: Int
         private let lock = NSLock()
@@ -173,7 +152,7 @@ extension BinaryPropertyListConverter {
 
         /// The walk of `half` of `entries` with a copy of `parser`, opened at the top, over
         /// `source`, which outlives the thread (the caller joins it before returning).
-        init(parser: BinaryPropertyListParser, source: UnsafeRawBufferPointer, entries: Entries, half: SecondHalf, refSize: Int) {
+        init(parser: BinaryPropertyListParser, source: UnsafeRawBufferPointer, entries: BinaryPropertyListParser.CollectionEntries, half: SecondHalf, refSize: Int) {
             self.parser = parser
             self.source = source
             self.entries = entries
@@ -208,7 +187,7 @@ extension BinaryPropertyListConverter {
             do throws(PropertyListError) {
                 for i in half.entry..<entries.count {
                     if i & 63 == 0, isCancelled || t.file.isAbandoned { return }
-                    try walker.transcodeBinaryEntry(i, of: entries, into: &t)
+                    try walker.transcodeBinaryEntry(i, of: entries, depth: 1, into: &t)
                 }
             } catch {
                 return

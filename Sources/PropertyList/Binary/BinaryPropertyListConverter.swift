@@ -49,6 +49,12 @@ public struct BinaryPropertyListConverter: Sendable {
     /// (it does when the top object is a collection of two entries or more): a caller then
     /// need not start threads of its own beside them.
     public func mayWriteXMLOnSeveralThreads(_ data: Data) -> Bool {
+        takesWorkers(data)
+    }
+
+    /// Whether `data` is written by more than one thread where the format can be: XML in
+    /// pieces, binary with its second half laid out beside the first.
+    func takesWorkers(_ data: Data) -> Bool {
         writesInPieces && data.count >= minimumBytesForWorkers
     }
 
@@ -191,7 +197,7 @@ public struct BinaryPropertyListConverter: Sendable {
                                                                                   progressive: progressive, handOnEvery: handOnEvery,
                                                                                   source: mirrorsInput ? raw : nil)
                     // The first walk may lay out the second half on a second thread.
-                    _ = try transcodeBinaryTop(&parser, source: raw, split: attempt == 0 && mirrorsInput && mayContinueBinaryOnSecondThread(data),
+                    _ = try transcodeBinaryTop(&parser, source: raw, split: attempt == 0 && mirrorsInput && takesWorkers(data),
                                                into: &transcoding)
                     if transcoding.file.fitsReferenceSize {
                         body(transcoding.file.finish(keepingWhole: progressive == nil))

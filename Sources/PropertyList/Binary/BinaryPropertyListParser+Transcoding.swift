@@ -408,19 +408,9 @@ extension BinaryPropertyListParser {
         let start = offset(index)
         let marker = bytes[start]
         switch marker >> 4 {
-        case 0xA, 0xC:
-            let (count, refs) = try openArray(index, at: start, depth: depth)
-            if marker >> 4 == 0xC { try checkDistinctMembers(count, refs: refs) }
-            guard let (output, to) = t.file.beginCollection(marker >> 4, entries: count, references: count) else { throw Self.needsTree }
-            try transcodeBinaryChildren(count, refs: refs, to: to, depth: depth + 1, into: &t)
-            leave(index)
-            return output
-        case 0xD:
-            let (count, refs) = try openDictionary(index, at: start, depth: depth)
-            guard let (output, to) = t.file.beginCollection(0xD, entries: count, references: 2 * count) else { throw Self.needsTree }
-            try addBinaryKeys(count: count, refs: refs, to: to, into: &t)
-            try transcodeBinaryChildren(count, refs: refs + count * trailer.objectRefSize, to: to + count * t.file.refSize,
-                                        depth: depth + 1, into: &t)
+        case 0xA, 0xC, 0xD:
+            let (output, entries) = try openBinaryCollection(index, at: start, depth: depth, into: &t)
+            try transcodeBinaryChildren(entries, depth: depth + 1, into: &t)
             leave(index)
             return output
         default:
@@ -428,21 +418,45 @@ extension BinaryPropertyListParser {
         }
     }
 
-    /// Numbers and writes the `count` children whose references start at `refs`, and writes
-    /// their output references at `to`: an array's entries, or a dictionary's values.
-    @inline(__always)
-    mutating func transcodeBinaryChildren(_ count: Int, refs: Int, to: Int, depth: Int, into t: inout BinaryTranscoding) throws(PropertyListError) {
-        let refSize = trailer.objectRefSize, width = t.file.refSize
-        for i in 0..<count {
-            t.file.setReference(try transcodeBinary(ref(refs + i * refSize), depth: depth, into: &t), at: to + i * width)
-        }
+    /// Where a collection's entries are, once `openBinaryCollection` opened it: their count,
+    /// their input references (an array's or set's members, a dictionary's values) and where
+    /// their output references go.
+    struct CollectionEntries {
+        let count: Int
+        let refs: Int
+        let to: Int
     }
 
-    /// Numbers and writes entry `i` of the top collection, and its reference (see
-    /// `BinaryPropertyListConverter.transcodeBinaryTop`).
+    /// Opens collection `index` (at byte `start`) as `readArray` or `readDictionary` does, and
+    /// numbers and writes it with room for its references, a dictionary's keys numbered and
+    /// written too: what is left is its entries, walked by the caller.
     @inline(__always)
-    mutating func transcodeBinaryEntry(_ i: Int, of entries: BinaryPropertyListConverter.Entries, into t: inout BinaryTranscoding) throws(PropertyListError) {
-        t.file.setReference(try transcodeBinary(ref(entries.refs + i * trailer.objectRefSize), depth: 1, into: &t),
+    mutating func openBinaryCollection(_ index: Int, at start: Int, depth: Int,
+                                       into t: inout BinaryTranscoding) throws(PropertyListError) -> (output: Int, entries: CollectionEntries) {
+        let kind = bytes[start] >> 4
+        if kind == 0xD {
+            let (count, refs) = try openDictionary(index, at: start, depth: depth)
+            guard let (output, to) = t.file.beginCollection(0xD, entries: count, references: 2 * count) else { throw Self.needsTree }
+            try addBinaryKeys(count: count, refs: refs, to: to, into: &t)
+            return (output, CollectionEntries(count: count, refs: refs + count * trailer.objectRefSize, to: to + count * t.file.refSize))
+        }
+        let (count, refs) = try openArray(index, at: start, depth: depth)
+        if kind == 0xC { try checkDistinctMembers(count, refs: refs) }
+        guard let (output, to) = t.file.beginCollection(kind, entries: count, references: count) else { throw Self.needsTree }
+        return (output, CollectionEntries(count: count, refs: refs, to: to))
+    }
+
+    /// Numbers and writes every entry of a collection `openBinaryCollection` opened, at `depth`.
+    @inline(__always)
+    mutating func transcodeBinaryChildren(_ entries: CollectionEntries, depth: Int, into t: inout BinaryTranscoding) throws(PropertyListError) {
+        for i in 0..<entries.count { try transcodeBinaryEntry(i, of: entries, depth: depth, into: &t) }
+    }
+
+    /// Numbers and writes entry `i` of a collection `openBinaryCollection` opened, at `depth`,
+    /// and its reference.
+    @inline(__always)
+    mutating func transcodeBinaryEntry(_ i: Int, of entries: CollectionEntries, depth: Int, into t: inout BinaryTranscoding) throws(PropertyListError) {
+        t.file.setReference(try transcodeBinary(ref(entries.refs + i * trailer.objectRefSize), depth: depth, into: &t),
                             at: entries.to + i * t.file.refSize)
     }
 
