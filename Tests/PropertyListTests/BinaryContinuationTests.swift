@@ -26,19 +26,6 @@ func binaryWalkInTwoHalves(_ data: Data, _ options: PropertyListReadOptions = .d
     return WalkInTwoHalves(bytes: converter.transcodedBinary(data), joined: joined)
 }
 
-/// A binary file of `objects` (object 0 at the top), each at the byte the list gives it, with
-/// one-byte offsets and references.
-func smallBinaryFile(_ objects: [[UInt8]]) -> Data {
-    var file = magic
-    var offsets: [UInt8] = []
-    for object in objects {
-        offsets.append(UInt8(file.count))
-        file += object
-    }
-    let table = UInt64(file.count)
-    return Data(file + offsets + trailer(count: UInt64(objects.count), tableOffset: table))
-}
-
 /// Each guess the second thread makes about the first half, held and broken: where it holds, the
 /// halves are joined and the file is its own bytes; where it does not, the first thread walks
 /// the rest itself, and the file is what one walk and the tree write.

@@ -198,23 +198,10 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
     /// the walk copies the input's bytes so far and writes the rest: the file is the one the
     /// walk that writes from the start gives, handed on whole or a few bytes at a time.
     @Test func aFileThatLeavesCFsLayoutPartWayIsWrittenFromWhereItLeavesIt() throws {
-        func file(_ objects: [[UInt8]], sortVersion: UInt8 = 0) -> Data {
-            var file = magic
-            var offsets: [UInt8] = []
-            for object in objects {
-                offsets.append(UInt8(file.count))
-                file += object
-            }
-            let table = UInt64(file.count)
-            file += offsets
-            var end = trailer(count: UInt64(objects.count), tableOffset: table)
-            end[5] = sortVersion
-            return Data(file + end)
-        }
         let canonical: [[UInt8]] = [[0xA4, 1, 2, 3, 4], [0x53] + Array("abc".utf8), [0x10, 5],
                                     [0x33, 0x41, 0xC0, 0, 0, 0, 0, 0, 0], [0x41, 0xEE]]
-        #expect(try binaryWalkMirrorsToTheEnd(file(canonical)))
-        #expect(try BinaryPropertyListConverter().binary(file(canonical)) == file(canonical))
+        #expect(try binaryWalkMirrorsToTheEnd(smallBinaryFile(canonical)))
+        #expect(try BinaryPropertyListConverter().binary(smallBinaryFile(canonical)) == smallBinaryFile(canonical))
         var wideInteger = canonical
         wideInteger[2] = [0x11, 0, 5]
         var wideCount = canonical
@@ -222,10 +209,10 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         var lastDiffers = canonical
         lastDiffers[4] = [0x4F, 0x10, 1, 0xEE]
         for (objects, sortVersion) in [(wideInteger, UInt8(0)), (wideCount, 0), (lastDiffers, 0), (canonical, 1)] {
-            let data = file(objects, sortVersion: sortVersion)
+            let data = smallBinaryFile(objects, sortVersion: sortVersion)
             #expect(try binaryWalkMirrorsToTheEnd(data) == (sortVersion == 1))
             let rewritten = try BinaryPropertyListConverter().binary(data)
-            #expect(rewritten == file(canonical), "rewritten as CF writes it")
+            #expect(rewritten == smallBinaryFile(canonical), "rewritten as CF writes it")
             #expect(rewritten != data)
             expectConverterAgreesWithTheTree(data)
         }
@@ -239,7 +226,7 @@ func expectXMLInPiecesAgreesWithTheTree(_ data: Data, _ options: PropertyListRea
         }
         let table = UInt64(gapped.count)
         let data = Data(gapped + offsets + trailer(count: 5, tableOffset: table))
-        #expect(try BinaryPropertyListConverter().binary(data) == file(canonical))
+        #expect(try BinaryPropertyListConverter().binary(data) == smallBinaryFile(canonical))
         expectConverterAgreesWithTheTree(data)
     }
 

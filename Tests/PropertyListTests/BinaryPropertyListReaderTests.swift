@@ -10,6 +10,21 @@ func trailer(offsetSize: UInt8 = 1, refSize: UInt8 = 1, count: UInt64, top: UInt
 
 let magic = Array("bplist00".utf8)
 
+/// A binary file of `objects` (object 0 at the top), each at the byte the list gives it, with
+/// one-byte offsets and references, and `sortVersion` in the trailer (CF writes 0).
+func smallBinaryFile(_ objects: [[UInt8]], sortVersion: UInt8 = 0) -> Data {
+    var file = magic
+    var offsets: [UInt8] = []
+    for object in objects {
+        offsets.append(UInt8(file.count))
+        file += object
+    }
+    let table = UInt64(file.count)
+    var end = trailer(count: UInt64(objects.count), tableOffset: table)
+    end[5] = sortVersion
+    return Data(file + offsets + end)
+}
+
 func readBinary(_ bytes: [UInt8], _ options: PropertyListReadOptions = .default) throws(PropertyListError) -> PropertyListValue {
     try BinaryPropertyListReader(options: options).read(Data(bytes))
 }
