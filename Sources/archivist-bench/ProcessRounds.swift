@@ -30,9 +30,18 @@ final class ProcessRounds {
         }
 
         /// The median of the runs' times.
-        var median: Double? {
-            guard !times.isEmpty else { return nil }
-            let sorted = times.sorted()
+        var median: Double? { Self.median(times) }
+
+        /// The median, over the rounds both ran, of this command's time over `other`'s in the
+        /// same round: the two ran seconds apart, so a slow spell of the machine falls on both,
+        /// where the ratio of two best runs can pair a lucky run with an unlucky one.
+        func medianRatio(to other: Command) -> Double? {
+            Self.median(zip(times, other.times).compactMap { $1 > 0 ? $0 / $1 : nil })
+        }
+
+        private static func median(_ values: [Double]) -> Double? {
+            guard !values.isEmpty else { return nil }
+            let sorted = values.sorted()
             let middle = sorted.count / 2
             return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
         }
