@@ -1,4 +1,5 @@
 import Foundation
+import PropertyList
 
 /// Writes a binary property list exactly as CPython's `plistlib.dumps(fmt=FMT_BINARY)` does,
 /// so the process benchmark reads a file in a layout that is not our own writer's.
@@ -11,6 +12,7 @@ struct PlistlibLayoutWriter {
     /// `UID` instance, and a generator that caches its `UID(n)` instances shares them.
     indirect enum Value {
         case string(String)
+        case bool(Bool)
         case integer(Int64)
         case real(Double)
         case date(Double)
@@ -22,6 +24,7 @@ struct PlistlibLayoutWriter {
 
     private enum ScalarKey: Hashable {
         case string(String)
+        case bool(Bool)
         case integer(Int64)
         case real(UInt64)
         case date(UInt64)
@@ -31,6 +34,41 @@ struct PlistlibLayoutWriter {
 
     private var objects: [Value] = []
     private var scalarRefs: [ScalarKey: Int] = [:]
+
+    /// The file plistlib writes for a property list of the types it has (nil for one with
+    /// sets, nulls, integers beyond 64 bits or strings that are not Unicode): dates as their
+    /// seconds since 2001, as plistlib writes a `datetime`.
+    static func write(_ value: PropertyListValue) -> Data? {
+        func converted(_ value: PropertyListValue) -> Value? {
+            switch value {
+            case .string(let s): return .string(s)
+            case .bool(let b): return .bool(b)
+            case .integer(let i): return i.int64Value.map { .integer($0) }
+            case .real(let r): return .real(r)
+            case .date(let d): return .date(d.timeIntervalSinceReferenceDate)
+            case .data(let d): return .data([UInt8](d))
+            case .uid(let u): return .uid(u)
+            case .array(let elements):
+                var out: [Value] = []
+                out.reserveCapacity(elements.count)
+                for element in elements {
+                    guard let c = converted(element) else { return nil }
+                    out.append(c)
+                }
+                return .array(out)
+            case .dictionary(let d):
+                var out: [(String, Value)] = []
+                out.reserveCapacity(d.count)
+                for (key, element) in d {
+                    guard case .string(let k) = key, let c = converted(element) else { return nil }
+                    out.append((k, c))
+                }
+                return .dictionary(out)
+            case .invalidUTF16String, .set, .null: return nil
+            }
+        }
+        return converted(value).map { write($0) }
+    }
 
     /// The file plistlib writes for `value`.
     static func write(_ value: Value) -> Data {
@@ -42,6 +80,9 @@ struct PlistlibLayoutWriter {
     private static func scalarKey(_ value: Value) -> ScalarKey? {
         switch value {
         case .string(let s): .string(s)
+        // `bool` is a subclass of `int` in Python, and plistlib's table keys on the type: one
+        // object for `True`, one for `False`, apart from the integers 1 and 0.
+        case .bool(let b): .bool(b)
         case .integer(let i): .integer(i)
         case .real(let r): .real(r.bitPattern)
         case .date(let d): .date(d.bitPattern)
@@ -104,6 +145,8 @@ struct PlistlibLayoutWriter {
                     Self.writeSize(0x60, units.count, into: &out)
                     for u in units { out.append(UInt8(u >> 8)); out.append(UInt8(u & 0xFF)) }
                 }
+            case .bool(let b):
+                out.append(b ? 0x09 : 0x08)
             case .integer(let i):
                 if i < 0 {
                     out.append(0x13); Self.append(UInt64(bitPattern: i), 8, into: &out)

@@ -53,6 +53,12 @@ struct ProcessBenchmark: BenchmarkGroup {
         let realWorld = directory + "/values.bplist"
         FileManager.default.createFile(atPath: realWorld, contents: realWorldData)
         guard let realWorldXMLData = try? XMLPropertyListWriter().write(realWorldValue) else { return }
+        // The same records as CPython's plistlib lays them out (`PlistlibLayoutWriter`): keys
+        // and equal values stored once, in its own order, so that no object of the file is where
+        // our writer would put it.
+        let plistlibData = PlistlibLayoutWriter.write(realWorldValue)
+        let plistlibValues = directory + "/values.plistlib.bplist"
+        if let plistlibData { FileManager.default.createFile(atPath: plistlibValues, contents: plistlibData) }
         let out = directory + "/out"
         // The writers again with their output in memory (tmpfs), where `archivist`'s `fsync`
         // of the finished file returns at once: the figures then show the work, not the disk.
@@ -92,6 +98,9 @@ struct ProcessBenchmark: BenchmarkGroup {
         let valuesToXMLInMemoryCommand = memoryOut.map { rounds.add([cli, "convert", realWorld, "--to", "xml", "-o", $0], outputPath: $0) }
         let valuesToBinaryInMemoryCommand = memoryOut.map { rounds.add([cli, "convert", realWorld, "--to", "binary", "-o", $0], outputPath: $0) }
         let valuesPlistutilInMemoryCommand = memoryOut.flatMap { o in which("plistutil").map { rounds.add([$0, "-i", realWorld, "-o", o, "-f", "xml"], outputPath: o) } }
+        let plistlibLintCommand = plistlibData.map { _ in rounds.add([cli, "lint", "-s", plistlibValues]) }
+        let plistlibToXMLCommand = plistlibData.map { _ in rounds.add([cli, "convert", plistlibValues, "--to", "xml", "-o", out], outputPath: out) }
+        let plistlibToBinaryCommand = plistlibData.map { _ in rounds.add([cli, "convert", plistlibValues, "--to", "binary", "-o", out], outputPath: out) }
         rounds.run(rounds: n, log: log)
 
         let foundationRun = foundation?.best
@@ -174,6 +183,13 @@ struct ProcessBenchmark: BenchmarkGroup {
                 comparisons: times(valuesToBinaryInMemoryCommand, valuesLintCommand, "lint")),
             Row(command: "`plistutil -i values.bplist -f xml`, output in memory", run: valuesPlistutilInMemory),
         ]
+        let plistlibRows: [Row] = [
+            Row(command: "`archivist lint values.plistlib.bplist` (read only)", run: plistlibLintCommand?.best),
+            Row(command: "`archivist convert values.plistlib.bplist --to xml`", run: plistlibToXMLCommand?.best,
+                comparisons: times(plistlibToXMLCommand, plistlibLintCommand, "lint")),
+            Row(command: "`archivist convert values.plistlib.bplist --to binary`", run: plistlibToBinaryCommand?.best,
+                comparisons: times(plistlibToBinaryCommand, plistlibLintCommand, "lint")),
+        ]
 
         // The outputs, once more outside the timing: the CLI's conversions must be the bytes
         // the library's writers give for the tree (and, for the real-world values' XML,
@@ -191,6 +207,12 @@ struct ProcessBenchmark: BenchmarkGroup {
         if !settings.skipFoundation {
             log("process: PropertyListSerialization's XML of values.bplist, to compare…")
             compareOutput("values.bplist --to xml, against PropertyListSerialization", [bench, "--foundation-plist", realWorld, "xml", out], expected: realWorldXMLData)
+        }
+        if let plistlibData, let tree = try? BinaryPropertyListReader().read(plistlibData), let expected = try? XMLPropertyListWriter().write(tree) {
+            compareOutput("values.plistlib.bplist --to xml, against XMLPropertyListWriter", [cli, "convert", plistlibValues, "--to", "xml", "-o", out], expected: expected)
+            compareOutput("values.plistlib.bplist --to binary, against BinaryPropertyListLayoutWriter",
+                          [cli, "convert", plistlibValues, "--to", "binary", "-o", out],
+                          expected: BinaryPropertyListLayoutWriter(original: plistlibData).write(tree))
         }
         unlink(out)
 
@@ -217,6 +239,14 @@ struct ProcessBenchmark: BenchmarkGroup {
         print("|---|---:|---:|---:|---:|---:|---|---|")
         for row in valuesRows { print(line(row, input: realWorldData.count)) }
         print("")
+        if let plistlibData {
+            print("The same records in CPython plistlib's layout (keys and equal values stored once, its object order), \(mb(plistlibData.count)); the same rounds")
+            print("")
+            print("| command (whole process) | time | peak memory | peak ÷ input | output | output ÷ input | compared | goal |")
+            print("|---|---:|---:|---:|---:|---:|---|---|")
+            for row in plistlibRows { print(line(row, input: plistlibData.count)) }
+            print("")
+        }
         print("Outputs, checked after the rounds:")
         print("")
         for line in checks { print("- " + line) }
