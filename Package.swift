@@ -217,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PropertyListTests",
-            dependencies: ["PropertyList", "PropertyListXML", "CBase64"]
+            dependencies: ["PropertyList", "PropertyListXML", "CBase64", "SystemInterface"]
         ),
         .testTarget(
             name: "SystemInterfaceTests",

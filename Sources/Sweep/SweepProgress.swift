@@ -24,6 +24,9 @@ public struct SweepProgress: Sendable, Hashable {
 
     public var bytesPerSecond: Double { elapsed > 0 ? Double(bytes) / elapsed : 0 }
 
+    /// How much of the bytes are read through, from 0 (0 too when there are none to read).
+    public var fraction: Double { totalBytes > 0 ? Double(bytes) / Double(totalBytes) : 0 }
+
     /// Seconds left at the rate so far; nil until there is a rate.
     public var estimatedSecondsLeft: Double? {
         guard bytes > 0, elapsed > 0.5, totalBytes >= bytes else { return nil }

@@ -84,8 +84,7 @@ extension Archivist {
                         // A failed output or a reader gone (`| head`) ends the sweep: the rest of
                         // an extraction is not read for nobody.
                         let summary = try sweeper.sweep(paths, progress: bar.enabled ? { progress in
-                            bar.draw(fraction: progress.totalBytes > 0 ? Double(progress.bytes) / Double(progress.totalBytes) : 0,
-                                     detail: progress.detail, done: false)
+                            bar.draw(fraction: progress.fraction, detail: progress.detail, done: false)
                         } : nil, shouldStop: { sink.hasStopped }, emit: { item in
                             // Lines on the terminal the bar is drawn on: clear it first.
                             if linesOnTerminal { bar.finish() }

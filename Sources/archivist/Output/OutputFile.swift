@@ -107,10 +107,6 @@ struct OutputFile {
     }
 }
 
-/// A file beside its destination takes positioned writes (`write(_:at:)`); any other output
-/// fails on the first.
-extension OutputSink: PositionedOutput {}
-
 /// A file opened for output takes the unarchived JSON in pieces when it is written beside its
 /// destination, and whole otherwise.
 extension OutputSink: UnarchivedJSONOutput {

@@ -22,30 +22,15 @@ extension OutputFormat {
     }
 
     /// Writes a binary property list in this format straight from its objects
-    /// (`BinaryPropertyListConverter`): into a file as it is produced (binary output a few
-    /// megabytes at a time, its references filled in afterwards), to standard output once
-    /// whole. False, with nothing written, when the input is not binary, this format is not XML
-    /// or binary, or the converter does not take the file: the caller then reads the value and
-    /// writes it, which reports any error.
+    /// (`BinaryPropertyListConverter.write(_:as:into:)`). False, with nothing written, when the
+    /// input is not binary, this format is not XML or binary, or the converter does not take
+    /// the file: the caller then reads the value and writes it, which reports any error.
     func transcode(_ data: Data, from format: PropertyListFormat?, options: PropertyListReadOptions, workerStackSize: Int?,
                    to destination: OutputFile) throws(CommandFailure) -> Bool {
         guard (format ?? PropertyListFormat.detect(data)) == .binary, self == .xml || self == .binary else { return false }
         let converter = BinaryPropertyListConverter(options: options, workerStackSize: workerStackSize)
         let sink = try destination.open()
-        let done: Bool
-        if sink.isTemporaryFile {
-            // A file beside its destination, which abandoning leaves as if never written:
-            // written as it is produced, so that the disk works beside the converter (and XML's
-            // threads keep the cores: no writer thread beside them).
-            if self == .xml, converter.mayWriteXMLOnSeveralThreads(data) { sink.writesPiecesInBackground = false }
-            done = self == .xml ? converter.transcodeXML(data) { sink.write($0) } : converter.transcodeBinary(data, into: sink)
-        } else if let whole = self == .xml ? converter.transcodedXML(data) : converter.transcodedBinary(data) {
-            sink.write(whole)
-            done = true
-        } else {
-            done = false
-        }
-        guard done else {
+        guard converter.write(data, as: self == .xml ? .xml : .binary, into: sink) else {
             sink.abandon()
             return false
         }

@@ -1,5 +1,5 @@
-import CoreDataStore
 import Foundation
+import KeyedBlobs
 import PropertyList
 
 /// A one-line progress bar on standard error, redrawn at most ten times a second (and at once
@@ -34,16 +34,9 @@ final class ProgressBar {
     /// Draws `progress`, with the count of failed rows when there are any, and `note` (why
     /// the work is paused) when there is one.
     func update(_ progress: some RowProgress, failed: Int = 0, note: String? = nil) {
-        let (processed, total) = (progress.processed, progress.total)
-        let fraction = total > 0 ? min(1, Double(processed) / Double(total)) : 1
-        var detail = String(format: "%@/%@ rows  %@ rows/s", CountText.number(processed), CountText.number(total),
-                            CountText.number(Int(progress.rowsPerSecond)))
-        if let left = progress.estimatedSecondsLeft { detail += String(format: "  ETA %.0f s", left.rounded(.up)) }
-        if failed > 0 { detail += "  \(CountText.number(failed)) failed" }
-        if let note { detail += "  \(note)" }
         let noteChanged = note != lastNote
         lastNote = note
-        draw(fraction: fraction, detail: detail, done: processed >= total || noteChanged)
+        draw(fraction: progress.fraction, detail: progress.detail(failed: failed, note: note), done: progress.processed >= progress.total || noteChanged)
     }
 
     /// Draws a bar `fraction` full followed by `detail`, at most ten times a second unless `done`.
@@ -52,11 +45,7 @@ final class ProgressBar {
         let now = DispatchTime.now().uptimeNanoseconds
         guard now - lastDraw > 100_000_000 || done else { return }
         lastDraw = now
-        let width = 30
-        let filled = Int(max(0, min(1, fraction)) * Double(width))
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let line = String(format: "\r%@ %3.0f%% ", bar, fraction * 100) + detail
-        StandardError.write(line + "\u{1B}[K")
+        StandardError.write("\r" + ProgressLineText.line(fraction: fraction, detail: detail) + "\u{1B}[K")
         drawn = true
     }
 
