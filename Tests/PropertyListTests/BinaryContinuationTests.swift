@@ -26,6 +26,16 @@ func binaryWalkInTwoHalves(_ data: Data, _ options: PropertyListReadOptions = .d
     return WalkInTwoHalves(bytes: converter.transcodedBinary(data), joined: joined)
 }
 
+/// A guess of the second thread broken: the halves are not joined, the first thread walks the
+/// rest, and the file is what one walk writes (and the tree), not the input's bytes.
+func expectWrittenByOneWalk(_ data: Data, sourceLocation: SourceLocation = #_sourceLocation) {
+    let split = binaryWalkInTwoHalves(data)
+    #expect(!split.joined, sourceLocation: sourceLocation)
+    #expect(split.bytes == BinaryPropertyListConverter(workers: 1).transcodedBinary(data), sourceLocation: sourceLocation)
+    #expect(split.bytes != data, sourceLocation: sourceLocation)
+    expectConverterAgreesWithTheTree(data, sourceLocation: sourceLocation)
+}
+
 /// Each guess the second thread makes about the first half, held and broken: where it holds, the
 /// halves are joined and the file is its own bytes; where it does not, the first thread walks
 /// the rest itself, and the file is what one walk and the tree write.
@@ -72,11 +82,7 @@ func binaryWalkInTwoHalves(_ data: Data, _ options: PropertyListReadOptions = .d
             [0xA1, 3],      // 4: [the copy 3], the second half
             [0x80, 7],      // 5: the copy one walk writes for it
         ])
-        let split = binaryWalkInTwoHalves(data)
-        #expect(!split.joined)
-        #expect(split.bytes == BinaryPropertyListConverter(workers: 1).transcodedBinary(data))
-        #expect(split.bytes != data)
-        expectConverterAgreesWithTheTree(data)
+        expectWrittenByOneWalk(data)
     }
 
     /// The second half's first `true` is an object of the first half, but not the first
@@ -89,11 +95,7 @@ func binaryWalkInTwoHalves(_ data: Data, _ options: PropertyListReadOptions = .d
             [0xA1, 3],      // 4: [the second copy]
             [0x09],         // 5
         ])
-        let split = binaryWalkInTwoHalves(data)
-        #expect(!split.joined)
-        #expect(split.bytes == BinaryPropertyListConverter(workers: 1).transcodedBinary(data))
-        #expect(split.bytes != data)
-        expectConverterAgreesWithTheTree(data)
+        expectWrittenByOneWalk(data)
     }
 
     /// The second half numbers a `true` of its own while the first half already had one.
@@ -105,11 +107,7 @@ func binaryWalkInTwoHalves(_ data: Data, _ options: PropertyListReadOptions = .d
             [0xA1, 4],      // 3: [its own true]
             [0x09],
         ])
-        let split = binaryWalkInTwoHalves(data)
-        #expect(!split.joined)
-        #expect(split.bytes == BinaryPropertyListConverter(workers: 1).transcodedBinary(data))
-        #expect(split.bytes != data)
-        expectConverterAgreesWithTheTree(data)
+        expectWrittenByOneWalk(data)
         // With a `false` in the first half instead, the second half's own `true` is the first.
         var falseFirst = [UInt8](data)
         falseFirst[8 + 3 + 2] = 0x08
@@ -175,9 +173,6 @@ func binaryWalkInTwoHalves(_ data: Data, _ options: PropertyListReadOptions = .d
             [0xA1, 4],          // 3
             [0x10, 6],
         ])
-        let split = binaryWalkInTwoHalves(data)
-        #expect(!split.joined)
-        #expect(split.bytes == BinaryPropertyListConverter(workers: 1).transcodedBinary(data))
-        expectConverterAgreesWithTheTree(data)
+        expectWrittenByOneWalk(data)
     }
 }

@@ -13,23 +13,25 @@ import SystemInterface
     static let records = XMLInPiecesTests.records(3_000, underKeys: false)
     static let converter = BinaryPropertyListConverter(workers: 2, minimumBytesForWorkers: 0)
 
-    static func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "converter-sink-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        return path
+    /// Runs `body` with a new, empty temporary folder, removed afterwards.
+    static func inNewFolder(_ body: (String) throws -> Void) throws {
+        let folder = NSTemporaryDirectory() + "converter-sink-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try body(folder)
     }
 
     @Test(arguments: [PropertyListFormat.xml, .binary])
     func aFileWrittenAsTheWalkGoesHoldsTheBytesTheConverterGivesInMemory(format: PropertyListFormat) throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/out.plist"
-        let sink = try OutputSink(path: path)
-        #expect(Self.converter.write(Self.records, as: format, into: sink))
-        try sink.commit()
-        let expected = try format == .xml ? Self.converter.xml(Self.records) : Self.converter.binary(Self.records)
-        #expect(FileManager.default.contents(atPath: path) == expected)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.plist"], "no file left beside it")
+        try Self.inNewFolder { folder in
+            let path = folder + "/out.plist"
+            let sink = try OutputSink(path: path)
+            #expect(Self.converter.write(Self.records, as: format, into: sink))
+            try sink.commit()
+            let expected = try format == .xml ? Self.converter.xml(Self.records) : Self.converter.binary(Self.records)
+            #expect(FileManager.default.contents(atPath: path) == expected)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["out.plist"], "no file left beside it")
+        }
     }
 
     @Test func anOutputThatIsNoFileTakesTheWholeDocument() throws {
@@ -42,26 +44,26 @@ import SystemInterface
 
     @Test(arguments: [PropertyListFormat.json, .openStep])
     func aFormatTheConverterDoesNotWriteIsLeftToTheCallerWithNothingWritten(format: PropertyListFormat) throws {
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/out.plist"
-        let sink = try OutputSink(path: path)
-        #expect(!Self.converter.write(Self.records, as: format, into: sink))
-        sink.abandon()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "the destination is not made and nothing is left beside it")
+        try Self.expectLeftToTheCaller(Self.records, as: format)
+    }
+
+    /// `data` as `format` is not written by the converter: the caller abandons the output, and
+    /// the destination is not made, nor anything left beside it.
+    static func expectLeftToTheCaller(_ data: Data, as format: PropertyListFormat, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try inNewFolder { folder in
+            let sink = try OutputSink(path: folder + "/out.plist")
+            #expect(!converter.write(data, as: format, into: sink), sourceLocation: sourceLocation)
+            sink.abandon()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty, "the destination is not made and nothing is left beside it",
+                    sourceLocation: sourceLocation)
+        }
     }
 
     @Test func aFileTheWalkDoesNotTakeIsLeftToTheCaller() throws {
         // A dictionary keyed by a number is the reader's to refuse, with its reason.
         var d = PropertyListDictionary()
         d.append(key: .integer(PropertyListInteger(1)), value: .string("one"))
-        let data = BinaryPropertyListWriter().write(.dictionary(d))
-        let folder = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let sink = try OutputSink(path: folder + "/out.plist")
-        #expect(!Self.converter.write(data, as: .xml, into: sink))
-        sink.abandon()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        try Self.expectLeftToTheCaller(BinaryPropertyListWriter().write(.dictionary(d)), as: .xml)
     }
 }
 
